@@ -1,0 +1,43 @@
+// swift-tools-version:6.1
+// OpenCoreData: Apple's Core Data API on Linux, over the system SQLite, with a C ABI.
+import PackageDescription
+
+let package = Package(
+    name: "OpenCoreData",
+    products: [
+        .library(name: "CoreData", targets: ["CoreData"]),
+        .executable(name: "coredata-demo", targets: ["coredata-demo"]),
+    ],
+    targets: [
+        // The runtime shim: KVC slot storage, fault state, dirty bits, snapshots (C, private).
+        .target(
+            name: "CCoreDataRuntime",
+            path: "CModules/CCoreDataRuntime",
+            exclude: ["tests"],
+            cSettings: [.define("_GNU_SOURCE")],
+            linkerSettings: [.linkedLibrary("bsd")]
+        ),
+        // The system libsqlite3.
+        .systemLibrary(
+            name: "CCoreDataSQLite",
+            path: "CModules/CCoreDataSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The Core Data API, with Apple's names.
+        .target(
+            name: "CoreData",
+            dependencies: ["CCoreDataRuntime", "CCoreDataSQLite"]
+        ),
+        // The seeds' shopping list, as a command-line program.
+        .executableTarget(
+            name: "coredata-demo",
+            dependencies: ["CoreData"],
+            resources: [.copy("DataModel.xcdatamodeld")]
+        ),
+        .testTarget(
+            name: "CoreDataTests",
+            dependencies: ["CoreData"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,11 @@
+import Foundation
+
+/// What a fetch request can return: managed objects, object IDs, dictionaries or counts.
+///
+/// - Note: Apple parity: on Apple platforms this `@objc` protocol conforms to itself, so
+///   `NSFetchRequest<NSFetchRequestResult>` is common code. A Swift protocol does not, so
+///   our generic fetch types leave their parameter unconstrained; that spelling compiles.
+public protocol NSFetchRequestResult: AnyObject {}
+
+extension NSNumber: NSFetchRequestResult {}
+extension NSDictionary: NSFetchRequestResult {}

@@ -1,0 +1,54 @@
+import Foundation
+internal import CCoreDataRuntime
+
+/// What an entity needs at run time, built once when its model is frozen: the runtime
+/// layout (key → slot), its store identity (`Z_ENT`) and the class of its objects.
+final class EntityRuntime: @unchecked Sendable {
+    // @unchecked Sendable: immutable after construction; the layout is frozen by the
+    // runtime once an object uses it and is safe to share.
+    let layout: OpaquePointer
+    /// Every property with a slot, indexed by slot.
+    let slotProperties: [NSPropertyDescription]
+    let slotByName: [String: Int32]
+    /// `Z_ENT`: the entity's number in the store (depth-first, roots sorted by name).
+    let entityID: Int
+    unowned let root: NSEntityDescription
+    /// The entity and all its sub-entities, at any depth.
+    let family: [NSEntityDescription]
+    unowned let entity: NSEntityDescription
+
+    init(entity: NSEntityDescription, entityID: Int) {
+        self.entity = entity
+        let layout = cdr_layout_create(entity.name ?? "")!
+        var slots: [NSPropertyDescription] = []
+        var byName: [String: Int32] = [:]
+        for property in entity.properties {
+            let type: cdr_type
+            switch property {
+            case let attribute as NSAttributeDescription: type = attribute.slotType
+            case let relationship as NSRelationshipDescription:
+                type = relationship.isToMany ? CDR_SET : CDR_OBJECT
+            default: type = CDR_BOX
+            }
+            let index = cdr_layout_add_slot(layout, property.name, type)
+            precondition(index >= 0, "duplicate property \(property.name)")
+            if property.slot < 0 { property.slot = index }
+            precondition(property.slot == index, "inherited slot mismatch for \(property.name)")
+            slots.append(property)
+            byName[property.name] = index
+        }
+        self.layout = layout
+        self.slotProperties = slots
+        self.slotByName = byName
+        self.entityID = entityID
+        var root = entity
+        while let parent = root.superentity { root = parent }
+        self.root = root
+        var family: [NSEntityDescription] = []
+        func walk(_ e: NSEntityDescription) { family.append(e); e.subentities.forEach(walk) }
+        walk(entity)
+        self.family = family
+    }
+
+    deinit { cdr_layout_release(layout) }
+}

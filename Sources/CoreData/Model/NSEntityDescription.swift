@@ -1,0 +1,129 @@
+import Foundation
+
+/// An entity of a managed object model: a name, the class of its objects, and its
+/// attributes and relationships. Sub-entities inherit every property of their parent.
+///
+/// ## Topics
+/// ### Identity
+/// - ``name``
+/// - ``managedObjectClassName``
+/// ### Properties
+/// - ``properties``
+/// - ``attributesByName``
+/// - ``relationshipsByName``
+/// - ``propertiesByName``
+/// ### Inheritance
+/// - ``superentity``
+/// - ``subentities``
+/// - ``isAbstract``
+open class NSEntityDescription: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: mutable only until its model is frozen (see assertEditable),
+    // then immutable.
+
+    open var name: String? { willSet { assertEditable() } }
+    /// The class of the entity's objects: `NSManagedObject` or a registered subclass
+    /// (`Module.Class`, `.Class` for the current module, or a bare class name).
+    open var managedObjectClassName: String! = "NSManagedObject" { willSet { assertEditable() } }
+    public internal(set) weak var managedObjectModel: NSManagedObjectModel!
+    open var isAbstract: Bool = false { willSet { assertEditable() } }
+    open var userInfo: [AnyHashable: Any]? { willSet { assertEditable() } }
+    open var versionHashModifier: String? { willSet { assertEditable() } }
+    open var renamingIdentifier: String? { willSet { assertEditable() } }
+    /// Each inner array is one constraint: attribute names (or descriptions) whose values
+    /// must be unique together.
+    open var uniquenessConstraints: [[Any]] = [] { willSet { assertEditable() } }
+    open var indexes: [NSFetchIndexDescription] = [] { willSet { assertEditable() } }
+    /// Legacy compound indexes (arrays of property names).
+    open var compoundIndexes: [[Any]] = []
+
+    private var ownProperties: [NSPropertyDescription] = []
+    private var _subentities: [NSEntityDescription] = []
+    private weak var _superentity: NSEntityDescription?
+
+    public override init() { super.init() }
+
+    // MARK: - Properties
+
+    /// Inherited properties first, then the entity's own. Setting it replaces the
+    /// entity's own properties.
+    open var properties: [NSPropertyDescription] {
+        get { (superentity?.properties ?? []) + ownProperties }
+        set {
+            assertEditable()
+            let own = newValue.filter { $0.entity == nil || $0.entity === self }
+            var seen = Set<String>()
+            for property in own where !seen.insert(property.name).inserted {
+                coreDataMisuse("Can't add the property \(property.name) twice to the entity \(name ?? "?").")
+            }
+            ownProperties = own
+            for property in own { property.entity = self }
+        }
+    }
+
+    open var propertiesByName: [String: NSPropertyDescription] {
+        Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { _, new in new })
+    }
+
+    open var attributesByName: [String: NSAttributeDescription] {
+        Dictionary(properties.compactMap { $0 as? NSAttributeDescription }.map { ($0.name, $0) },
+                   uniquingKeysWith: { _, new in new })
+    }
+
+    open var relationshipsByName: [String: NSRelationshipDescription] {
+        Dictionary(properties.compactMap { $0 as? NSRelationshipDescription }.map { ($0.name, $0) },
+                   uniquingKeysWith: { _, new in new })
+    }
+
+    open func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
+        properties.compactMap { $0 as? NSRelationshipDescription }
+            .filter { $0.destinationEntity === entity }
+    }
+
+    // MARK: - Inheritance
+
+    open var superentity: NSEntityDescription? { _superentity }
+
+    /// Setting it makes this entity the superentity of each one.
+    open var subentities: [NSEntityDescription] {
+        get { _subentities }
+        set {
+            assertEditable()
+            for old in _subentities { old._superentity = nil }
+            _subentities = newValue
+            for sub in newValue { sub._superentity = self }
+        }
+    }
+
+    open var subentitiesByName: [String: NSEntityDescription] {
+        Dictionary(_subentities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Whether this entity is `entity` or inherits from it.
+    open func isKindOf(entity: NSEntityDescription) -> Bool {
+        var current: NSEntityDescription? = self
+        while let e = current {
+            if e === entity { return true }
+            current = e.superentity
+        }
+        return false
+    }
+
+    // MARK: - Versioning
+
+    /// The version hash of the entity, as Apple computes it (used in store metadata).
+    open var versionHash: Data { VersionHash.entity(self) }
+
+    // MARK: - Internal
+
+    var runtime: EntityRuntime!
+
+    func assertEditable() {
+        if let model = managedObjectModel, !model.isEditable {
+            coreDataMisuse("Can't modify an immutable model.")
+        }
+    }
+
+    open override var description: String {
+        "(<NSEntityDescription>) name \(name ?? "nil"), managedObjectClassName \(managedObjectClassName ?? "nil"), superentity \(superentity?.name ?? "nil"), properties \(properties.map(\.name))"
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// A managed object model: the entities of an app, their properties and relationships,
+/// configurations and fetch request templates.
+///
+/// A model is editable until a persistent store coordinator uses it; from then on it is
+/// immutable, as Apple's is.
+///
+/// ```swift
+/// let item = NSEntityDescription()
+/// item.name = "ShoppingItem"
+/// let model = NSManagedObjectModel()
+/// model.entities = [item]
+/// ```
+///
+/// ## Topics
+/// ### Entities
+/// - ``entities``
+/// - ``entitiesByName``
+/// - ``entities(forConfigurationName:)``
+/// ### Versioning
+/// - ``entityVersionHashesByName``
+/// - ``versionIdentifiers``
+open class NSManagedObjectModel: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: editable only before a coordinator freezes it (under `lock`),
+    // immutable afterwards.
+
+    private var _entities: [NSEntityDescription] = []
+    private var configurationMembers: [String: [NSEntityDescription]] = [:]
+    private var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
+    private let lock = NSLock()
+    private(set) var isFrozen = false
+
+    open var versionIdentifiers: Set<AnyHashable> = []
+    open var localizationDictionary: [String: String]?
+
+    public override init() { super.init() }
+
+    /// Merges the entities of several models into one.
+    public convenience init?(byMerging models: [NSManagedObjectModel]?) {
+        self.init()
+        var entities: [NSEntityDescription] = []
+        var names = Set<String>()
+        for model in models ?? [] {
+            for entity in model.entities {
+                guard let name = entity.name, names.insert(name).inserted else { return nil }
+                entities.append(entity)
+            }
+            for (name, members) in model.configurationMembers {
+                configurationMembers[name, default: []].append(contentsOf: members)
+            }
+            for (name, template) in model.templates { templates[name] = template }
+            versionIdentifiers.formUnion(model.versionIdentifiers)
+        }
+        _entities = entities
+        for entity in entities { entity.managedObjectModel = self }
+    }
+
+    // MARK: - Entities
+
+    /// Whether the model can still change (no coordinator uses it yet).
+    open var isEditable: Bool { !isFrozen }
+
+    open var entities: [NSEntityDescription] {
+        get { _entities }
+        set {
+            assertEditable()
+            for entity in newValue { entity.managedObjectModel = self }
+            _entities = newValue
+        }
+    }
+
+    open var entitiesByName: [String: NSEntityDescription] {
+        Dictionary(_entities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    // MARK: - Configurations
+
+    open var configurations: [String] { configurationMembers.keys.sorted() }
+
+    /// The entities of a configuration; `nil` or `"Default"` means every entity.
+    open func entities(forConfigurationName configuration: String?) -> [NSEntityDescription]? {
+        guard let configuration, configuration != "Default", configuration != "PF_DEFAULT_CONFIGURATION_NAME" else {
+            return _entities
+        }
+        return configurationMembers[configuration]
+    }
+
+    open func setEntities(_ entities: [NSEntityDescription], forConfigurationName configuration: String) {
+        assertEditable()
+        configurationMembers[configuration] = entities
+    }
+
+    // MARK: - Fetch request templates
+
+    open var fetchRequestTemplatesByName: [String: NSFetchRequest<NSFetchRequestResult>] { templates }
+
+    open func fetchRequestTemplate(forName name: String) -> NSFetchRequest<NSFetchRequestResult>? {
+        templates[name]
+    }
+
+    open func setFetchRequestTemplate(_ fetchRequest: NSFetchRequest<NSFetchRequestResult>?, forName name: String) {
+        assertEditable()
+        templates[name] = fetchRequest
+    }
+
+    // MARK: - Version hashes
+
+    /// Entity name → the entity's version hash: what a store's metadata records.
+    open var entityVersionHashesByName: [String: Data] {
+        Dictionary(_entities.compactMap { e in e.name.map { ($0, e.versionHash) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Whether a store whose metadata is `metadata` can be opened with this model's
+    /// configuration: every entity's version hash must match.
+    open func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
+        guard let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Any] else { return false }
+        let entities = self.entities(forConfigurationName: configuration) ?? []
+        let ours = Dictionary(entities.compactMap { e in e.name.map { ($0, e.versionHash) } }, uniquingKeysWith: { a, _ in a })
+        guard ours.count == stored.count else { return false }
+        for (name, hash) in ours {
+            guard let theirs = stored[name] else { return false }
+            let data = (theirs as? Data) ?? (theirs as? NSData).map { Data(referencing: $0) }
+            if data != hash { return false }
+        }
+        return true
+    }
+
+    // MARK: - Freezing
+
+    func assertEditable() {
+        if isFrozen { coreDataMisuse("Can't modify an immutable model.") }
+    }
+
+    /// Makes the model immutable and builds each entity's runtime (layout, `Z_ENT`).
+    /// Called by the coordinator; idempotent and thread-safe.
+    func freeze() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if isFrozen { return }
+        try ModelFreezer(model: self).freeze()
+        isFrozen = true
+    }
+}

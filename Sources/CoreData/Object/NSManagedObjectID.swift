@@ -1,0 +1,86 @@
+import Foundation
+
+/// The identity of a managed object: its entity, its store and its primary key (or, before
+/// the first save, a temporary identity).
+///
+/// IDs are immutable, `Hashable` and `Sendable`: pass them between contexts and threads,
+/// then call `object(with:)` or `existingObject(with:)` on the other side.
+///
+/// ## Topics
+/// - ``entity``
+/// - ``persistentStore``
+/// - ``isTemporaryID``
+/// - ``uriRepresentation()``
+open class NSManagedObjectID: NSObject, NSCopying, NSFetchRequestResult, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is set in init and never changes.
+
+    enum Reference: Hashable {
+        case permanent(Int64)
+        case temporary(UUID)
+    }
+
+    public let entity: NSEntityDescription
+    public private(set) weak var persistentStore: NSPersistentStore?
+    let reference: Reference
+
+    init(entity: NSEntityDescription, store: NSPersistentStore?, reference: Reference) {
+        self.entity = entity
+        self.persistentStore = store
+        self.reference = reference
+        super.init()
+    }
+
+    static func temporary(for entity: NSEntityDescription) -> NSManagedObjectID {
+        NSManagedObjectID(entity: entity, store: nil, reference: .temporary(UUID()))
+    }
+
+    open var isTemporaryID: Bool {
+        if case .temporary = reference { return true }
+        return false
+    }
+
+    /// The primary key (`Z_PK`) of a permanent ID.
+    var primaryKey: Int64? {
+        if case .permanent(let pk) = reference { return pk }
+        return nil
+    }
+
+    var storeKey: StoreKey? {
+        primaryKey.map { StoreKey(entityID: entity.runtime.entityID, pk: $0) }
+    }
+
+    /// `x-coredata://<store UUID>/<Entity>/p<pk>`, or
+    /// `x-coredata:///<Entity>/t<UUID>` for a temporary ID.
+    open func uriRepresentation() -> URL {
+        let name = entity.name ?? ""
+        switch reference {
+        case .permanent(let pk):
+            let host = persistentStore?.identifier ?? ""
+            return URL(string: "x-coredata://\(host)/\(name)/p\(pk)")!
+        case .temporary(let uuid):
+            return URL(string: "x-coredata:///\(name)/t\(uuid.uuidString)")!
+        }
+    }
+
+    // MARK: - Identity
+
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSManagedObjectID else { return false }
+        if other === self { return true }
+        guard reference == other.reference, persistentStore === other.persistentStore else {
+            return false
+        }
+        if case .temporary = reference { return true }
+        return entity.runtime.root === other.entity.runtime.root
+    }
+
+    open override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(reference)
+        return hasher.finalize()
+    }
+
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+
+    open override var description: String { "\(uriRepresentation().absoluteString)" }
+}

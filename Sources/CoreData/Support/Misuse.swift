@@ -1,0 +1,19 @@
+/// Stops the program for a programmer error where Apple's Core Data raises an
+/// Objective-C exception (an unknown key, a model mutated after use, ...).
+///
+/// Every API that takes run-time input and can reach this has a throwing twin, which the
+/// C API uses, so no trap crosses the FFI boundary.
+func coreDataMisuse(
+    _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
+) -> Never {
+    preconditionFailure("CoreData: \(message())", file: file, line: line)
+}
+
+/// An error thrown by the throwing twins of trapping APIs; `nsError` is what the C API
+/// reports.
+struct MisuseError: Error, CustomStringConvertible {
+    let nsError: NSError
+    var description: String { nsError.localizedDescription }
+}
+
+import Foundation
