@@ -39,7 +39,7 @@ final class InMemoryStoreBackend: StoreBackend {
     }
 
     func fetch(_ plan: FetchPlan) throws -> [StoreRow] {
-        guard plan.predicate == nil, plan.sortDescriptors.isEmpty else { throw StoreFetchUnsupported() }
+        guard plan.predicate == nil, plan.sorts.isEmpty else { throw StoreFetchUnsupported() }
         var result = (rows[table(plan.entity)] ?? [:]).values.filter { matches($0, plan) }
         result.sort { $0.pk < $1.pk }
         if plan.offset > 0 { result = Array(result.dropFirst(plan.offset)) }
