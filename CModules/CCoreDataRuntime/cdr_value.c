@@ -1,0 +1,209 @@
+/*
+ * cdr_value.c: tagged values (copy, clear, equality) and the reference callbacks that
+ * retain and release CDR_OBJECT / CDR_BOX references and set members.
+ */
+#include "cdr_private.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+static _Atomic(cdr_ref_fn) retain_fn;
+static _Atomic(cdr_ref_fn) release_fn;
+
+void cdr_set_reference_callbacks(cdr_ref_fn retain, cdr_ref_fn release) {
+    atomic_store(&retain_fn, retain);
+    atomic_store(&release_fn, release);
+}
+
+void cdr_ref_retain(void *ref) {
+    cdr_ref_fn fn = atomic_load_explicit(&retain_fn, memory_order_acquire);
+    if (ref != NULL && fn != NULL) {
+        fn(ref);
+    }
+}
+
+void cdr_ref_release(void *ref) {
+    cdr_ref_fn fn = atomic_load_explicit(&release_fn, memory_order_acquire);
+    if (ref != NULL && fn != NULL) {
+        fn(ref);
+    }
+}
+
+static void *copy_bytes(const void *bytes, size_t length, size_t extra) {
+    char *copy = malloc(length + extra);
+    if (copy != NULL && length > 0) {
+        memcpy(copy, bytes, length);
+    }
+    return copy;
+}
+
+int cdr_value_copy(cdr_value *dst, const cdr_value *src) {
+    if (dst == NULL) {
+        return CDR_EINVAL;
+    }
+    if (dst == src) {
+        return CDR_OK;
+    }
+    cdr_value out;
+    memset(&out, 0, sizeof out);
+    int status = CDR_OK;
+
+    if (src == NULL) {
+        status = CDR_EINVAL;
+        goto done;
+    }
+    out.type = src->type;
+    /* For scalar and reference types `length` is free for the holder's own use (the
+     * store's rows keep a to-one key's entity there): it is copied and compared. */
+    out.length = src->length;
+    switch ((cdr_type)src->type) {
+    case CDR_NULL:
+        out.length = 0;
+        break;
+    case CDR_SET:
+        out.length = 0;
+        if (src->u.set != NULL) {
+            out.u.set = cdr_set_copy(src->u.set);
+            if (out.u.set == NULL) {
+                status = CDR_ENOMEM;
+            }
+        }
+        break;
+    case CDR_INT64:
+        out.u.i = src->u.i;
+        break;
+    case CDR_BOOL:
+        out.u.i = src->u.i != 0;
+        break;
+    case CDR_DOUBLE:
+    case CDR_DATE:
+        out.u.d = src->u.d;
+        break;
+    case CDR_TEXT: {
+        if (src->u.text == NULL && src->length > 0) {
+            status = CDR_EINVAL;
+            break;
+        }
+        char *text = copy_bytes(src->u.text, src->length, 1);
+        if (text == NULL) {
+            status = CDR_ENOMEM;
+            break;
+        }
+        text[src->length] = '\0';
+        out.u.text = text;
+        break;
+    }
+    case CDR_BLOB:
+        if (src->length == 0) {
+            break; /* an empty blob has no payload */
+        }
+        if (src->u.blob == NULL) {
+            status = CDR_EINVAL;
+            break;
+        }
+        out.u.blob = copy_bytes(src->u.blob, src->length, 0);
+        if (out.u.blob == NULL) {
+            status = CDR_ENOMEM;
+        }
+        break;
+    case CDR_UUID:
+        memcpy(out.u.uuid, src->u.uuid, sizeof out.u.uuid);
+        break;
+    case CDR_OBJECT:
+    case CDR_BOX:
+        out.u.ref = src->u.ref;
+        cdr_ref_retain(out.u.ref);
+        break;
+    default:
+        status = CDR_EINVAL;
+        break;
+    }
+
+done:
+    if (status != CDR_OK) {
+        memset(&out, 0, sizeof out);
+    }
+    *dst = out;
+    return status;
+}
+
+void cdr_value_clear(cdr_value *value) {
+    if (value == NULL) {
+        return;
+    }
+    /* Detach first: a release callback may run code that touches this value's holder. */
+    cdr_value old = *value;
+    memset(value, 0, sizeof *value);
+
+    switch ((cdr_type)old.type) {
+    case CDR_TEXT:
+        free((void *)old.u.text);
+        break;
+    case CDR_BLOB:
+        free((void *)old.u.blob);
+        break;
+    case CDR_OBJECT:
+    case CDR_BOX:
+        cdr_ref_release(old.u.ref);
+        break;
+    case CDR_SET:
+        cdr_set_destroy(old.u.set);
+        break;
+    default:
+        break;
+    }
+}
+
+static bool bytes_equal(const void *a, const void *b, uint32_t length) {
+    return length == 0 || a == b || (a != NULL && b != NULL && memcmp(a, b, length) == 0);
+}
+
+static bool sets_equal(const cdr_set *a, const cdr_set *b) {
+    size_t count = cdr_set_count(a); /* a NULL set counts as empty */
+    if (count != cdr_set_count(b)) {
+        return false;
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (!cdr_set_contains(b, cdr_set_at(a, i))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool cdr_value_equal(const cdr_value *a, const cdr_value *b) {
+    if (a == b) {
+        return true;
+    }
+    if (a == NULL || b == NULL || a->type != b->type) {
+        return false;
+    }
+    if (a->type != CDR_NULL && a->type != CDR_SET && a->length != b->length) {
+        return false; /* TEXT/BLOB byte counts, or the holder's tag on other types */
+    }
+    switch ((cdr_type)a->type) {
+    case CDR_NULL:
+        return true;
+    case CDR_INT64:
+        return a->u.i == b->u.i;
+    case CDR_BOOL:
+        return (a->u.i != 0) == (b->u.i != 0);
+    case CDR_DOUBLE:
+    case CDR_DATE:
+        return a->u.d == b->u.d || (isnan(a->u.d) && isnan(b->u.d));
+    case CDR_TEXT:
+        return bytes_equal(a->u.text, b->u.text, a->length);
+    case CDR_BLOB:
+        return bytes_equal(a->u.blob, b->u.blob, a->length);
+    case CDR_UUID:
+        return memcmp(a->u.uuid, b->u.uuid, sizeof a->u.uuid) == 0;
+    case CDR_OBJECT:
+    case CDR_BOX:
+        return a->u.ref == b->u.ref;
+    case CDR_SET:
+        return sets_equal(a->u.set, b->u.set);
+    default:
+        return false;
+    }
+}
