@@ -114,6 +114,12 @@ void *cdr_object_owner(const cdr_object *object) {
     return object != NULL ? object->owner : NULL;
 }
 
+void cdr_object_set_owner(cdr_object *object, void *owner) {
+    if (object != NULL) {
+        object->owner = owner;
+    }
+}
+
 cdr_fault_state cdr_object_fault_state(const cdr_object *object) {
     return object != NULL ? object->state : CDR_FAULT;
 }

@@ -207,6 +207,9 @@ CDR_HIDDEN void cdr_object_destroy(cdr_object *object);
 
 CDR_HIDDEN const cdr_layout *cdr_object_layout(const cdr_object *object);
 CDR_HIDDEN void *cdr_object_owner(const cdr_object *object);
+/** Sets the owner after creation (a Swift object can hand out `self` only once it is
+ *  initialised, after it created its slot block). */
+CDR_HIDDEN void cdr_object_set_owner(cdr_object *object, void *owner);
 CDR_HIDDEN cdr_fault_state cdr_object_fault_state(const cdr_object *object);
 
 /** Fires a fault: FAULT -> FIRING -> callback -> REALIZED (or back to FAULT on failure).

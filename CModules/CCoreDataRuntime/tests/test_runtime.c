@@ -232,6 +232,9 @@ static void test_setters(void) {
     cdr_layout_release(layout);
     CHECK(cdr_object_fault_state(object) == CDR_REALIZED);
     CHECK(cdr_object_owner(object) == (void *)0x1234);
+    cdr_object_set_owner(object, (void *)0x5678);
+    CHECK(cdr_object_owner(object) == (void *)0x5678);
+    cdr_object_set_owner(NULL, (void *)0x5678); /* a no-op, not a crash */
 
     /* Every setter against every slot: accepted only on a slot of its own type. */
     int matrix_ok = 1;

@@ -32,6 +32,7 @@ struct ModelFreezer {
         }
         for (index, entity) in Self.storeOrder(entities).enumerated() {
             entity.runtime = EntityRuntime(entity: entity, entityID: index + 1)
+            model.entitiesByStoreID[index + 1] = entity
         }
     }
 

@@ -30,6 +30,8 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
     private let lock = NSLock()
     private(set) var isFrozen = false
+    /// Entities by store number (`Z_ENT`), filled when the model is frozen.
+    var entitiesByStoreID: [Int: NSEntityDescription] = [:]
 
     open var versionIdentifiers: Set<AnyHashable> = []
     open var localizationDictionary: [String: String]?

@@ -1,0 +1,94 @@
+import Foundation
+
+// MARK: - Running work on the context's queue
+
+extension NSManagedObjectContext {
+    /// Runs `block` asynchronously on the context's queue.
+    ///
+    /// - Note: Apple parity: a `.mainQueueConcurrencyType` context runs its blocks on the
+    ///   main queue, which only runs while the main thread drains it (`dispatchMain()`,
+    ///   `RunLoop.main.run()`, or an `async` main). A command-line program or server that
+    ///   does not drain it uses `performAndWait` from the main thread (which runs inline)
+    ///   or the `async` `perform`.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            runAsCurrent(block)
+        }
+    }
+
+    /// Runs `block` on the context's queue and waits for it. Re-entrant: a call from the
+    /// context's own queue (or, for a main-queue context, from the main thread) runs
+    /// inline.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnOwnQueue {
+            return try runAsCurrent(block)
+        }
+        return try queue.sync { try runAsCurrent(block) }
+    }
+
+    /// Runs `block` on the context's queue and returns its result.
+    ///
+    /// - Note: Apple parity: declared with typed throws (`throws(E)`), which behaves as
+    ///   Apple's `rethrows`: a non-throwing block needs no `try`.
+    public func perform<T, E: Error>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws(E) -> T) async throws(E) -> T {
+        if schedule == .immediate, isOnOwnQueue {
+            return try runAsCurrentTyped(block)
+        }
+        let box = UncheckedSendableBox(block)
+        let result: UncheckedSendableBox<Result<T, E>> = await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                let outcome: Result<T, E>
+                do throws(E) { outcome = .success(try runAsCurrentTyped(box.value)) }
+                catch { outcome = .failure(error) }
+                continuation.resume(returning: UncheckedSendableBox(outcome))
+            }
+        }
+        return try result.value.get()
+    }
+
+    private func runAsCurrentTyped<T, E: Error>(_ block: () throws(E) -> T) throws(E) -> T {
+        var outcome: Result<T, E>!
+        runAsCurrent {
+            do throws(E) { outcome = .success(try block()) } catch { outcome = .failure(error) }
+        }
+        return try outcome.get()
+    }
+
+    var isOnOwnQueue: Bool {
+        if concurrencyType == .mainQueueConcurrencyType { return Thread.isMainThread }
+        if concurrencyType == .confinementConcurrencyType { return true }
+        return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
+
+    /// The context whose `perform` block is running on this thread (for
+    /// `NSFetchRequest.execute()`).
+    static var current: NSManagedObjectContext? {
+        (Thread.current.threadDictionary[currentKey] as? ContextStack)?.contexts.last
+    }
+
+    private static let currentKey = "CoreData.NSManagedObjectContext.current"
+
+    func runAsCurrent<T>(_ block: () throws -> T) rethrows -> T {
+        let dictionary = Thread.current.threadDictionary
+        let stack = (dictionary[Self.currentKey] as? ContextStack) ?? {
+            let stack = ContextStack()
+            dictionary[Self.currentKey] = stack
+            return stack
+        }()
+        stack.contexts.append(self)
+        defer { stack.contexts.removeLast() }
+        return try block()
+    }
+}
+
+/// The contexts whose blocks are running on one thread, innermost last.
+final class ContextStack {
+    var contexts: [NSManagedObjectContext] = []
+}
+
+/// Carries a value across a queue hop that the caller already serialises (the context's
+/// queue): the compiler cannot see that guarantee.
+struct UncheckedSendableBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,130 @@
+import Foundation
+internal import CCoreDataRuntime
+
+// MARK: - Refreshing, rolling back, resetting, merging
+
+extension NSManagedObjectContext {
+    /// Updates an object from the store. Without `mergeChanges` (or with no unsaved
+    /// changes) it becomes a fault and its next read loads fresh data; with it, unsaved
+    /// changes are kept on top of the latest committed values.
+    public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
+        guard object.context === self, !object.isInsertedFlag, !object.isFault else { return }
+        let hasLocalChanges = cdr_object_has_dirty(object.storage)
+        if !flag || !hasLocalChanges {
+            let id = ObjectIdentifier(object)
+            touched.removeValue(forKey: id)
+            eventTouched.removeValue(forKey: id)
+            if object.isDeletedFlag {
+                object.isDeletedFlag = false
+                deleted.removeValue(forKey: id)
+                eventDeleted.removeValue(forKey: id)
+            }
+            object.turnIntoFault()
+            return
+        }
+        // Keep dirty slots, reload the rest from a fresh row.
+        persistentStoreCoordinator?.evictRow(for: object.objectID)
+        guard let row = try? persistentStoreCoordinator?.row(for: object.objectID) else { return }
+        let keep = object.entity.runtime.slotProperties.filter { cdr_object_is_dirty(object.storage, $0.slot) }
+        let kept = keep.map { ($0, object.primitiveValue(atSlot: $0.slot, property: $0)) }
+        object.load(row)
+        for (property, value) in kept {
+            object.setPrimitive(value, for: property)
+        }
+    }
+
+    /// Refreshes every registered object, keeping unsaved changes.
+    public func refreshAllObjects() {
+        processPendingChanges()
+        for object in allRegisteredObjects { refresh(object, mergeChanges: true) }
+    }
+
+    /// Discards every unsaved change: inserted objects leave, deleted ones come back,
+    /// updated ones return to their committed values.
+    public func rollback() {
+        pendingDeletes.removeAll()
+        for object in inserted.values {
+            object.isInsertedFlag = false
+            object.isDeletedFlag = false
+            unregister(object)
+            cdr_object_turn_into_fault(object.storage)
+        }
+        for object in Array(touched.values) + Array(deleted.values) where object.context === self {
+            object.isDeletedFlag = false
+            if object.isFault { continue }
+            if let row = object.committedRow {
+                cdr_object_turn_into_fault(object.storage)
+                object.committedToMany.removeAll()
+                object.invalidValues.removeAll()
+                object.realizeQuietly(from: row)
+                object.awake(fromSnapshotEvents: NSSnapshotEventType.rollback)
+            } else {
+                object.turnIntoFault()
+            }
+        }
+        inserted.removeAll()
+        deleted.removeAll()
+        touched.removeAll()
+        eventInserted.removeAll()
+        eventDeleted.removeAll()
+        eventTouched.removeAll()
+    }
+
+    /// Forgets every object: registered objects become unusable faults without context.
+    public func reset() {
+        for object in allRegisteredObjects {
+            object.context = nil
+            object.isInsertedFlag = false
+            object.isDeletedFlag = false
+            object.committedToMany.removeAll()
+            cdr_object_turn_into_fault(object.storage)
+        }
+        permanentObjects.removeAll()
+        temporaryObjects.removeAll()
+        inserted.removeAll()
+        deleted.removeAll()
+        touched.removeAll()
+        eventInserted.removeAll()
+        eventDeleted.removeAll()
+        eventTouched.removeAll()
+        pendingDeletes.removeAll()
+    }
+
+    /// Brings another context's save into this one: saved updates refresh the
+    /// registered objects (keeping local changes), saved deletes leave this context.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        guard let info = notification.userInfo else { return }
+        func ids(_ key: String) -> [NSManagedObjectID] {
+            let objects = (info[key] as? Set<NSManagedObject>).map(Array.init) ?? []
+            let idValues = (info[key] as? Set<NSManagedObjectID>).map(Array.init) ?? []
+            return objects.map(\.objectID) + idValues
+        }
+        var refreshed = Set<NSManagedObject>()
+        var invalidated = Set<NSManagedObject>()
+        for objectID in ids(NSUpdatedObjectsKey) {
+            guard let object = registeredObject(for: objectID) else { continue }
+            refresh(object, mergeChanges: true)
+            refreshed.insert(object)
+        }
+        for objectID in ids(NSDeletedObjectsKey) {
+            guard let object = registeredObject(for: objectID) else { continue }
+            object.isDeletedFlag = false
+            object.isInsertedFlag = false
+            unregister(object)
+            cdr_object_turn_into_fault(object.storage)
+            invalidated.insert(object)
+        }
+        var payload: [AnyHashable: Any] = [:]
+        if !refreshed.isEmpty { payload[NSRefreshedObjectsKey] = refreshed }
+        if !invalidated.isEmpty { payload[NSInvalidatedObjectsKey] = invalidated }
+        if !payload.isEmpty { post(.NSManagedObjectContextObjectsDidChange, payload) }
+    }
+}
+
+extension NSManagedObject {
+    /// Loads a row and marks the object realized, without awakeFromFetch (rollback).
+    func realizeQuietly(from row: StoreRow) {
+        load(row)
+        cdr_object_mark_realized(storage)
+    }
+}

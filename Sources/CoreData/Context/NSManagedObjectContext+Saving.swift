@@ -1,0 +1,141 @@
+import Foundation
+internal import CCoreDataRuntime
+
+// MARK: - Pending changes, validation and saving
+
+extension NSManagedObjectContext {
+    /// Runs delete rules for objects deleted since the last call and ends the current
+    /// change event: posts `NSManagedObjectContextObjectsDidChange` and clears what
+    /// `changedValuesForCurrentEvent()` reports.
+    ///
+    /// - Note: Apple parity: Apple calls this at the end of each run-loop event. Linux
+    ///   programs rarely run one, so `save()` and `fetch(_:)` call it, and code that
+    ///   observes ObjectsDidChange calls it directly.
+    public func processPendingChanges() {
+        propagateDeletes()
+        let inserted = Set(eventInserted.values.filter { $0.context === self })
+        let deleted = Set(eventDeleted.values)
+        let updated = Set(eventTouched.values.filter { $0.context === self && !$0.isInsertedFlag && !$0.isDeletedFlag && cdr_object_has_event_dirty($0.storage) })
+        for object in eventTouched.values { cdr_object_clear_event_dirty(object.storage) }
+        for object in eventInserted.values { cdr_object_clear_event_dirty(object.storage) }
+        eventInserted.removeAll()
+        eventDeleted.removeAll()
+        eventTouched.removeAll()
+        guard !inserted.isEmpty || !deleted.isEmpty || !updated.isEmpty else { return }
+        var info: [AnyHashable: Any] = [:]
+        if !inserted.isEmpty { info[NSInsertedObjectsKey] = inserted }
+        if !updated.isEmpty { info[NSUpdatedObjectsKey] = updated }
+        if !deleted.isEmpty { info[NSDeletedObjectsKey] = deleted }
+        post(.NSManagedObjectContextObjectsDidChange, info)
+    }
+
+    /// Applies delete rules: nullify inverses, cascade (transitively, through cycles),
+    /// leave Deny for validation, and drop never-saved objects from the context.
+    func propagateDeletes() {
+        while !pendingDeletes.isEmpty {
+            let object = pendingDeletes.removeFirst()
+            guard object.context === self else { continue }
+            object.prepareForDeletion()
+            for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties {
+                let related: [NSManagedObject]
+                if relationship.isToMany {
+                    related = object.toManyMembers(slot: relationship.slot, relationship: relationship)
+                } else {
+                    related = object.toOneValue(slot: relationship.slot).map { [$0] } ?? []
+                }
+                switch relationship.deleteRule {
+                case .cascadeDeleteRule:
+                    for destination in related where !destination.isDeletedFlag { delete(destination) }
+                    fallthrough
+                case .nullifyDeleteRule:
+                    if let inverse = relationship.inverseRelationship {
+                        for destination in related where destination.context === self {
+                            destination.unlinkInverse(inverse, from: object)
+                        }
+                    }
+                case .denyDeleteRule, .noActionDeleteRule:
+                    break
+                }
+            }
+            if object.isInsertedFlag {
+                object.isInsertedFlag = false
+                object.isDeletedFlag = false
+                unregister(object)
+            }
+        }
+    }
+
+    // MARK: - Saving
+
+    /// Writes pending inserts, updates and deletes to the stores, each store in one
+    /// transaction. Validation runs first; a failed save writes nothing and leaves the
+    /// context as it was.
+    ///
+    /// - Throws: `NSError` in `NSCocoaErrorDomain`: validation codes
+    ///   (`NSValidationMissingMandatoryPropertyError`, ... or
+    ///   `NSValidationMultipleErrorsError` with `NSDetailedErrorsKey`),
+    ///   `NSManagedObjectMergeError` for optimistic-locking conflicts, store errors.
+    public func save() throws {
+        guard let coordinator = persistentStoreCoordinator else {
+            if hasChanges {
+                throw CoreDataError.make(NSPersistentStoreSaveError, "The context has no persistent store coordinator to save to.")
+            }
+            return
+        }
+        processPendingChanges()
+        guard hasChanges else { return }
+
+        post(.NSManagedObjectContextWillSave)
+        let insertedObjects = Array(inserted.values)
+        let deletedObjects = Array(deleted.values)
+        let updatedObjects = touched.values.filter(\.isUpdated)
+        for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
+        // willSave may change more values or delete more objects.
+        processPendingChanges()
+
+        try validateForSave()
+
+        let inserts = Array(inserted.values)
+        let updates = touched.values.filter(\.isUpdated)
+        let deletes = Array(deleted.values)
+        let batch = try SaveBatch(context: self, coordinator: coordinator,
+                                  inserts: inserts, updates: updates, deletes: deletes)
+        try batch.write()
+        batch.commit()
+
+        let info: [AnyHashable: Any] = [
+            NSInsertedObjectsKey: Set(inserts),
+            NSUpdatedObjectsKey: Set(updates),
+            NSDeletedObjectsKey: Set(deletes),
+        ]
+        for object in inserts + updates { object.didSave() }
+        for object in deletes { object.didSave() }
+        post(.NSManagedObjectContextDidSave, info)
+    }
+
+    /// Gives inserted objects permanent IDs now (a store key each), without saving.
+    public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError.make(NSPersistentStoreSaveError, "The context has no persistent store coordinator.")
+        }
+        let pending = objects.filter { $0.objectID.isTemporaryID && $0.context === self }
+        let groups = Dictionary(grouping: pending) { ObjectIdentifier($0.entity.runtime.root) }
+        for group in groups.values {
+            let entity = group[0].entity
+            guard let store = coordinator.store(for: entity) else {
+                throw CoreDataError.make(NSPersistentStoreSaveError, "No store holds the entity \(entity.name ?? "?").")
+            }
+            let first = try coordinator.allocateKeys(entity: entity, count: group.count, in: store)
+            for (offset, object) in group.enumerated() {
+                reassign(object, to: NSManagedObjectID(entity: object.entity, store: store, reference: .permanent(first + Int64(offset))))
+            }
+        }
+    }
+
+    func reassign(_ object: NSManagedObject, to objectID: NSManagedObjectID) {
+        temporaryObjects.removeValue(forKey: object.objectID)
+        if let key = registryKey(object.objectID) { permanentObjects.removeValue(forKey: key) }
+        object.objectID = objectID
+        register(object)
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+internal import CCoreDataRuntime
+
+/// The scratch pad where managed objects live: it uniques objects by ID, tracks inserts,
+/// updates and deletes, fetches through its coordinator and saves changes back.
+///
+/// ```swift
+/// let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+/// context.persistentStoreCoordinator = coordinator
+/// try context.performAndWait {
+///     let item = NSEntityDescription.insertNewObject(forEntityName: "ShoppingItem", into: context)
+///     item.setValue("Milk", forKey: "name")
+///     try context.save()
+/// }
+/// ```
+///
+/// ## Topics
+/// ### Creating
+/// - ``init(concurrencyType:)``
+/// - ``persistentStoreCoordinator``
+/// ### Objects
+/// - ``insert(_:)``
+/// - ``delete(_:)``
+/// - ``object(with:)``
+/// - ``existingObject(with:)``
+/// ### Changes
+/// - ``hasChanges``
+/// - ``save()``
+/// - ``rollback()``
+/// - ``reset()``
+open class NSManagedObjectContext: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: like Apple's, a context is used only on its own queue (through
+    // perform/performAndWait); the queue serialises every access to its state.
+
+    /// How a context serialises its work (Apple's raw values).
+    public enum ConcurrencyType: UInt, Sendable {
+        case confinementConcurrencyType = 0
+        case privateQueueConcurrencyType = 1
+        case mainQueueConcurrencyType = 2
+    }
+
+    /// When an async `perform` runs its block.
+    public enum ScheduledTaskType: Int, Sendable {
+        case immediate = 0
+        case enqueued = 1
+    }
+
+    public let concurrencyType: ConcurrencyType
+    open var name: String?
+    open var transactionAuthor: String?
+    open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
+        didSet {
+            if let coordinator = persistentStoreCoordinator {
+                ManagedClassRegistry.shared.noteModel(coordinator.managedObjectModel)
+            }
+        }
+    }
+    /// How conflicts found at save are resolved; `NSErrorMergePolicy` reports them.
+    open var mergePolicy: Any = NSErrorMergePolicy
+    open var stalenessInterval: TimeInterval = -1
+    open var shouldDeleteInaccessibleFaults = true
+    open var automaticallyMergesChangesFromParent = false
+    /// Contexts keep every registered object alive (Apple keeps only changed ones
+    /// strongly); `reset()` lets them go.
+    open var retainsRegisteredObjects = true
+
+    let queue: DispatchQueue
+    let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    // MARK: - Object graph state
+
+    struct RegistryKey: Hashable {
+        let store: ObjectIdentifier
+        let root: ObjectIdentifier
+        let pk: Int64
+    }
+
+    /// Registered objects with permanent IDs, by store, inheritance root and key.
+    var permanentObjects: [RegistryKey: NSManagedObject] = [:]
+    /// Registered objects with temporary IDs (inserted, not saved yet).
+    var temporaryObjects: [NSManagedObjectID: NSManagedObject] = [:]
+    var inserted: [ObjectIdentifier: NSManagedObject] = [:]
+    var deleted: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Objects that changed since the last save (candidates for `updatedObjects`).
+    var touched: [ObjectIdentifier: NSManagedObject] = [:]
+    /// The current event, for ObjectsDidChange and `changedValuesForCurrentEvent()`.
+    var eventInserted: [ObjectIdentifier: NSManagedObject] = [:]
+    var eventDeleted: [ObjectIdentifier: NSManagedObject] = [:]
+    var eventTouched: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Deleted objects whose delete rules have not run yet.
+    var pendingDeletes: [NSManagedObject] = []
+
+    // MARK: - Creating
+
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .mainQueueConcurrencyType:
+            queue = DispatchQueue.main
+        default:
+            queue = DispatchQueue(label: "CoreData.NSManagedObjectContext")
+        }
+        super.init()
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        _ = RuntimeBridge.installed
+    }
+
+    public convenience override init() {
+        self.init(concurrencyType: .mainQueueConcurrencyType)
+    }
+
+    deinit {
+        // Objects may outlive the context: they must not point at it any more, and their
+        // slots may reference each other in cycles, which clearing breaks.
+        for object in allRegisteredObjects {
+            object.context = nil
+            cdr_object_turn_into_fault(object.storage)
+        }
+    }
+
+    var model: NSManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }
+
+    // MARK: - Registered objects
+
+    var allRegisteredObjects: [NSManagedObject] {
+        Array(permanentObjects.values) + Array(temporaryObjects.values)
+    }
+
+    open var registeredObjects: Set<NSManagedObject> { Set(allRegisteredObjects) }
+    open var insertedObjects: Set<NSManagedObject> { Set(inserted.values) }
+    open var deletedObjects: Set<NSManagedObject> { Set(deleted.values) }
+    open var updatedObjects: Set<NSManagedObject> { Set(touched.values.filter(\.isUpdated)) }
+
+    open var hasChanges: Bool {
+        !inserted.isEmpty || !deleted.isEmpty || touched.values.contains { $0.isUpdated }
+    }
+
+    func registryKey(_ objectID: NSManagedObjectID) -> RegistryKey? {
+        guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return nil }
+        return RegistryKey(store: ObjectIdentifier(store), root: ObjectIdentifier(objectID.entity.runtime.root), pk: pk)
+    }
+
+    /// The object registered under an ID, without creating anything.
+    open func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? {
+        if let key = registryKey(objectID) { return permanentObjects[key] }
+        return temporaryObjects[objectID]
+    }
+
+    func register(_ object: NSManagedObject) {
+        object.context = self
+        if let key = registryKey(object.objectID) {
+            permanentObjects[key] = object
+        } else {
+            temporaryObjects[object.objectID] = object
+        }
+    }
+
+    func unregister(_ object: NSManagedObject) {
+        if let key = registryKey(object.objectID) {
+            permanentObjects.removeValue(forKey: key)
+        } else {
+            temporaryObjects.removeValue(forKey: object.objectID)
+        }
+        let id = ObjectIdentifier(object)
+        inserted.removeValue(forKey: id)
+        deleted.removeValue(forKey: id)
+        touched.removeValue(forKey: id)
+        eventInserted.removeValue(forKey: id)
+        eventDeleted.removeValue(forKey: id)
+        eventTouched.removeValue(forKey: id)
+        object.context = nil
+    }
+
+    /// The object for an ID: the registered one, or a new fault (no I/O). Apple's
+    /// `object(with:)`.
+    open func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        if let object = registeredObject(for: objectID) { return object }
+        if objectID.isTemporaryID {
+            coreDataMisuse("Object's persistent store is not reachable from this NSManagedObjectContext's coordinator")
+        }
+        return makeFault(objectID)
+    }
+
+    func makeFault(_ objectID: NSManagedObjectID) -> NSManagedObject {
+        let type = objectID.entity.runtime.objectClass
+        FaultConstruction.set(objectID)
+        let object = type.init(entity: objectID.entity, insertInto: nil)
+        FaultConstruction.clear()
+        register(object)
+        return object
+    }
+
+    /// The object for an ID, loaded: throws when it no longer exists in the store.
+    open func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
+        if let object = registeredObject(for: objectID) {
+            if object.isFault { try object.fireFaultThrowing() }
+            return object
+        }
+        guard !objectID.isTemporaryID, let coordinator = persistentStoreCoordinator,
+              objectID.persistentStore?.persistentStoreCoordinator === coordinator else {
+            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                "The object \(objectID) is not in this context's stores.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
+        }
+        guard let row = try coordinator.row(for: objectID) else {
+            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                "The object \(objectID) does not exist in its store.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
+        }
+        let object = registeredObjectOrFault(entityID: row.entity.runtime.entityID, pk: row.pk,
+                                             store: objectID.persistentStore, fallback: objectID.entity)!
+        if object.isFault { object.realize(from: row) }
+        return object
+    }
+
+    /// The registered object for a store key, or a new registered fault.
+    func registeredObjectOrFault(entityID: Int, pk: Int64, store: NSPersistentStore?,
+                                 fallback: NSEntityDescription?) -> NSManagedObject? {
+        guard let store, let model, pk > 0 else { return nil }
+        let entity = model.entity(forID: entityID) ?? fallback
+        guard let entity else { return nil }
+        let key = RegistryKey(store: ObjectIdentifier(store), root: ObjectIdentifier(entity.runtime.root), pk: pk)
+        if let object = permanentObjects[key] { return object }
+        return makeFault(NSManagedObjectID(entity: entity, store: store, reference: .permanent(pk)))
+    }
+
+    // MARK: - Inserting and deleting
+
+    /// Registers a new object for insertion on the next save.
+    open func insert(_ object: NSManagedObject) {
+        if object.context === self, object.isInsertedFlag { return }
+        if let other = object.context, other !== self {
+            coreDataMisuse("An NSManagedObject may only be in (or observed by) a single NSManagedObjectContext.")
+        }
+        if object.isDeletedFlag {
+            // Re-inserting a deleted object undoes the delete.
+            object.isDeletedFlag = false
+            deleted.removeValue(forKey: ObjectIdentifier(object))
+            eventDeleted.removeValue(forKey: ObjectIdentifier(object))
+            return
+        }
+        register(object)
+        object.isInsertedFlag = true
+        inserted[ObjectIdentifier(object)] = object
+        eventInserted[ObjectIdentifier(object)] = object
+        object.awakeFromInsert()
+    }
+
+    /// Marks an object for deletion; delete rules run at `processPendingChanges()` or save.
+    open func delete(_ object: NSManagedObject) {
+        guard object.context === self else {
+            if object.context == nil { return }
+            coreDataMisuse("An NSManagedObject may only be deleted from the context that owns it.")
+        }
+        if object.isDeletedFlag { return }
+        let id = ObjectIdentifier(object)
+        object.isDeletedFlag = true
+        if object.isInsertedFlag {
+            // Never saved: it simply leaves the context once its relationships let go.
+            pendingDeletes.append(object)
+            return
+        }
+        object.fireFaultIfNeeded()
+        deleted[id] = object
+        eventDeleted[id] = object
+        pendingDeletes.append(object)
+    }
+
+    /// Records that an object is about to change (updated set, current event).
+    func noteWillChange(_ object: NSManagedObject) {
+        let id = ObjectIdentifier(object)
+        if touched[id] == nil { touched[id] = object }
+        if eventTouched[id] == nil { eventTouched[id] = object }
+    }
+
+    // MARK: - Store access for faults
+
+    func row(forFault object: NSManagedObject) throws -> StoreRow? {
+        try persistentStoreCoordinator?.row(for: object.objectID)
+    }
+
+    func relatedKeys(_ relationship: NSRelationshipDescription, of object: NSManagedObject) throws -> [StoreKey] {
+        try persistentStoreCoordinator?.relatedKeys(relationship, of: object.objectID) ?? []
+    }
+
+    open override var description: String {
+        "<NSManagedObjectContext: \(name ?? "unnamed")>"
+    }
+}
+
+extension NSManagedObjectModel {
+    /// The entity with a store number (`Z_ENT`).
+    func entity(forID entityID: Int) -> NSEntityDescription? {
+        entitiesByStoreID[entityID]
+    }
+}
+
+extension NSManagedObject {
+    /// Fills a fault directly from a row already at hand (no second cache lookup).
+    func realize(from row: StoreRow) {
+        load(row)
+        cdr_object_mark_realized(storage)
+        awakeFromFetch()
+    }
+}

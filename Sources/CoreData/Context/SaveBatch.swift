@@ -1,0 +1,240 @@
+import Foundation
+internal import CCoreDataRuntime
+
+/// One save, prepared: permanent keys for inserted objects, a change set per store, and
+/// what to do to the objects once the stores accepted it. Nothing in the context changes
+/// until `commit()`, so a failed `write()` leaves the context as it was.
+final class SaveBatch {
+    private unowned let context: NSManagedObjectContext
+    private let coordinator: NSPersistentStoreCoordinator
+    private let inserts: [NSManagedObject]
+    private let updates: [NSManagedObject]
+    private let deletes: [NSManagedObject]
+    /// New permanent IDs of inserted objects that still had temporary ones.
+    private var newIDs: [ObjectIdentifier: NSManagedObjectID] = [:]
+    private var changes: [ObjectIdentifier: (NSPersistentStore, StoreChanges)] = [:]
+    private var rows: [ObjectIdentifier: StoreRow] = [:]
+
+    init(context: NSManagedObjectContext, coordinator: NSPersistentStoreCoordinator,
+         inserts: [NSManagedObject], updates: [NSManagedObject], deletes: [NSManagedObject]) throws {
+        self.context = context
+        self.coordinator = coordinator
+        self.inserts = inserts
+        self.updates = updates
+        self.deletes = deletes
+        try assignKeys()
+        try build()
+    }
+
+    private func assignKeys() throws {
+        let pending = inserts.filter { $0.objectID.isTemporaryID }
+        let groups = Dictionary(grouping: pending) { ObjectIdentifier($0.entity.runtime.root) }
+        for group in groups.values {
+            let entity = group[0].entity
+            guard let store = coordinator.store(for: entity) else {
+                throw CoreDataError.make(NSPersistentStoreSaveError, "No store of the coordinator holds the entity \(entity.name ?? "?").")
+            }
+            let first = try coordinator.allocateKeys(entity: entity, count: group.count, in: store)
+            for (offset, object) in group.enumerated() {
+                newIDs[ObjectIdentifier(object)] = NSManagedObjectID(
+                    entity: object.entity, store: store, reference: .permanent(first + Int64(offset)))
+            }
+        }
+    }
+
+    private func id(of object: NSManagedObject) -> NSManagedObjectID {
+        newIDs[ObjectIdentifier(object)] ?? object.objectID
+    }
+
+    private func key(of object: NSManagedObject) -> StoreKey? {
+        let objectID = id(of: object)
+        return objectID.primaryKey.map { StoreKey(entityID: object.entity.runtime.entityID, pk: $0) }
+    }
+
+    private func withChanges(_ store: NSPersistentStore, _ body: (inout StoreChanges) -> Void) {
+        let key = ObjectIdentifier(store)
+        var entry = changes[key] ?? (store, StoreChanges())
+        body(&entry.1)
+        changes[key] = entry
+    }
+
+    private func build() throws {
+        for object in inserts {
+            let objectID = id(of: object)
+            guard let store = objectID.persistentStore, let pk = objectID.primaryKey else { continue }
+            let row = try makeRow(object, pk: pk, version: 1)
+            rows[ObjectIdentifier(object)] = row
+            let slots = object.entity.runtime.slotProperties.filter(Self.isStored).map(\.slot)
+            withChanges(store) {
+                $0.inserts.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: 0))
+            }
+            addLinks(of: object, store: store)
+        }
+        for object in updates {
+            guard let store = object.objectID.persistentStore, let pk = object.objectID.primaryKey else { continue }
+            let version = object.committedRow?.version ?? 0
+            let row = try makeRow(object, pk: pk, version: version + 1)
+            rows[ObjectIdentifier(object)] = row
+            let slots = object.entity.runtime.slotProperties
+                .filter { Self.isStored($0) && object.differsFromCommitted($0) }.map(\.slot)
+            withChanges(store) {
+                $0.updates.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: version))
+            }
+            addLinks(of: object, store: store)
+        }
+        for object in deletes {
+            guard let store = object.objectID.persistentStore, let pk = object.objectID.primaryKey else { continue }
+            withChanges(store) {
+                $0.deletes.append(.init(entity: object.entity, pk: pk, expectedVersion: object.committedRow?.version ?? 0))
+            }
+            removeAllLinks(of: object, store: store)
+        }
+    }
+
+    /// Attributes (not transient) and to-one relationships have columns.
+    static func isStored(_ property: NSPropertyDescription) -> Bool {
+        if property.isTransient { return false }
+        if let relationship = property as? NSRelationshipDescription { return !relationship.isToMany }
+        return property is NSAttributeDescription
+    }
+
+    /// Whether a to-many is stored as join-table links from this side: many-to-many
+    /// (reported by one canonical side) or a to-many without inverse.
+    static func ownsLinks(_ relationship: NSRelationshipDescription) -> Bool {
+        guard relationship.isToMany else { return false }
+        guard let inverse = relationship.inverseRelationship else { return true }
+        guard inverse.isToMany else { return false }
+        let mine = (relationship.entity.runtime.entityID, relationship.name)
+        let theirs = (inverse.entity.runtime.entityID, inverse.name)
+        return mine <= theirs
+    }
+
+    private func addLinks(of object: NSManagedObject, store: NSPersistentStore) {
+        guard let source = key(of: object) else { return }
+        for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties
+        where relationship.isToMany && !relationship.isTransient {
+            guard cdr_object_is_dirty(object.storage, relationship.slot) else { continue }
+            let current = object.toManyMembers(slot: relationship.slot, relationship: relationship)
+            if Self.ownsLinks(relationship) {
+                let committed = object.committedToMany[relationship.slot] ?? []
+                let currentIDs = Set(current.map(ObjectIdentifier.init))
+                let committedIDs = Set(committed.map(ObjectIdentifier.init))
+                withChanges(store) { changes in
+                    for member in current where !committedIDs.contains(ObjectIdentifier(member)) {
+                        if let destination = key(of: member) {
+                            changes.linksAdded.append(.init(relationship: relationship, source: source, destination: destination))
+                        }
+                    }
+                    for member in committed where !currentIDs.contains(ObjectIdentifier(member)) {
+                        if let destination = key(of: member) {
+                            changes.linksRemoved.append(.init(relationship: relationship, source: source, destination: destination))
+                        }
+                    }
+                }
+            }
+            if relationship.isOrdered {
+                let destinations = current.compactMap(key(of:))
+                withChanges(store) { $0.orderings.append((relationship, source, destinations)) }
+            }
+        }
+    }
+
+    private func removeAllLinks(of object: NSManagedObject, store: NSPersistentStore) {
+        guard let source = key(of: object) else { return }
+        for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties
+        where Self.ownsLinks(relationship) && !relationship.isTransient {
+            let members = object.committedToMany[relationship.slot]
+                ?? object.toManyMembers(slot: relationship.slot, relationship: relationship)
+            withChanges(store) { changes in
+                for member in members {
+                    if let destination = key(of: member) {
+                        changes.linksRemoved.append(.init(relationship: relationship, source: source, destination: destination))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The object's values as a store row (transformables encoded, to-ones as keys).
+    private func makeRow(_ object: NSManagedObject, pk: Int64, version: Int64) throws -> StoreRow {
+        let row = StoreRow(entity: object.entity, pk: pk, version: version)
+        for property in object.entity.runtime.slotProperties where Self.isStored(property) {
+            let slot = property.slot
+            if let relationship = property as? NSRelationshipDescription {
+                guard let destination = object.toOneValue(slot: slot), !destination.isDeletedFlag,
+                      let destinationKey = key(of: destination) else { continue }
+                var value = cdr_value()
+                value.type = UInt8(CDR_INT64.rawValue)
+                value.u.i = destinationKey.pk
+                value.length = UInt32(destinationKey.entityID)
+                _ = cdr_row_set(row.values, slot, &value)
+                _ = relationship
+                continue
+            }
+            guard let attribute = property as? NSAttributeDescription,
+                  let value = cdr_object_get(object.storage, slot) else { continue }
+            if attribute.slotType == CDR_BOX {
+                guard let boxed = object.primitiveValue(atSlot: slot, property: attribute) else { continue }
+                guard let data = Transformer.encode(boxed, for: attribute) else {
+                    throw CoreDataError.make(NSManagedObjectValidationError,
+                        "The value of \(object.entity.name ?? "?").\(attribute.name) could not be transformed to data (valueTransformerName \(attribute.valueTransformerName ?? "none")).",
+                        userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name])
+                }
+                _ = data.withUnsafeBytes { cdr_row_set_blob(row.values, slot, $0.baseAddress, $0.count) }
+            } else {
+                _ = cdr_row_set(row.values, slot, value)
+            }
+        }
+        return row
+    }
+
+    /// Sends each store its change set. A conflict becomes `NSManagedObjectMergeError`.
+    func write() throws {
+        for (store, storeChanges) in changes.values {
+            do {
+                try coordinator.apply(storeChanges, to: store)
+            } catch let conflict as StoreConflict {
+                let object = (updates + deletes).first {
+                    $0.objectID.primaryKey == conflict.pk && $0.entity.runtime.root === conflict.entity.runtime.root
+                }
+                var conflicts: [NSMergeConflict] = []
+                if let object {
+                    conflicts.append(NSMergeConflict(source: object, newVersion: Int(conflict.storedVersion ?? 0),
+                                                     oldVersion: Int(conflict.expectedVersion),
+                                                     cachedSnapshot: nil, persistedSnapshot: nil))
+                }
+                throw CoreDataError.make(NSManagedObjectMergeError,
+                    "Could not merge changes: the object \(conflict.entity.name ?? "?") p\(conflict.pk) changed in the store since it was read (version \(conflict.expectedVersion) → \(conflict.storedVersion.map(String.init) ?? "deleted")).",
+                    userInfo: [NSPersistentStoreSaveConflictsErrorKey: conflicts])
+            }
+        }
+    }
+
+    /// The stores took the changes: objects get permanent IDs, new snapshots, no dirty
+    /// bits; deleted ones leave the context.
+    func commit() {
+        for object in inserts {
+            if let objectID = newIDs[ObjectIdentifier(object)] { context.reassign(object, to: objectID) }
+            object.isInsertedFlag = false
+        }
+        for object in inserts + updates {
+            object.committedRow = rows[ObjectIdentifier(object)]
+            for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties
+            where relationship.isToMany {
+                if let value = cdr_object_get(object.storage, relationship.slot)?.pointee,
+                   value.type == UInt8(CDR_SET.rawValue) {
+                    object.committedToMany[relationship.slot] = object.toManyMembers(slot: relationship.slot, relationship: relationship)
+                }
+            }
+            cdr_object_clear_dirty(object.storage)
+            cdr_object_clear_event_dirty(object.storage)
+        }
+        for object in deletes {
+            object.isDeletedFlag = false
+            context.unregister(object)
+        }
+        context.inserted.removeAll()
+        context.deleted.removeAll()
+        context.touched.removeAll()
+    }
+}

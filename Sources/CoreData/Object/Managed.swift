@@ -1,0 +1,163 @@
+import Foundation
+
+/// A typed, stored property of an `NSManagedObject` subclass: Linux's replacement for
+/// `@NSManaged`, which links to nothing without the Objective-C runtime.
+///
+/// ```swift
+/// final class ShoppingItem: NSManagedObject {
+///     @Managed var name: String?
+///     @Managed var quantity: Int64
+///     @Managed var list: ShoppingList?
+///     @Managed var tags: Set<Tag>
+/// }
+/// ```
+///
+/// The property's name is the attribute's or relationship's key; write
+/// `@Managed(key: "other") var name: String?` when they differ. Reads fire the fault and
+/// writes record the change and keep inverses in step, exactly like `value(forKey:)` and
+/// `setValue(_:forKey:)`.
+///
+/// - Note: Apple parity: Apple's `@NSManaged` relies on the Objective-C runtime; this
+///   wrapper reaches the object through Swift's `_enclosingInstance` subscript.
+@propertyWrapper
+public struct Managed<Value> {
+    let key: String?
+    let token: Int
+
+    public init(key: String? = nil) {
+        self.key = key
+        self.token = ManagedToken.next()
+    }
+
+    public init(wrappedValue: Value, key: String? = nil) {
+        self.init(key: key)
+    }
+
+    @available(*, unavailable, message: "@Managed is only available on NSManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError() }
+        set { fatalError() }
+    }
+
+    public static subscript<Object: NSManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
+    ) -> Value {
+        get {
+            let key = object.managedKey(for: storageKeyPath, explicit: object[keyPath: storageKeyPath].key,
+                                        token: object[keyPath: storageKeyPath].token)
+            return ManagedConversion.cast(object.value(forKey: key), to: Value.self, key: key)
+        }
+        set {
+            let key = object.managedKey(for: storageKeyPath, explicit: object[keyPath: storageKeyPath].key,
+                                        token: object[keyPath: storageKeyPath].token)
+            object.setValue(newValue, forKey: key)
+        }
+    }
+}
+
+/// Unique tokens that let a `Managed` storage find its own property name once.
+enum ManagedToken {
+    private static let counter = LockedCounter()
+    static func next() -> Int { counter.next() }
+}
+
+final class LockedCounter: @unchecked Sendable {
+    // @unchecked Sendable: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}
+
+/// Property names of `@Managed` storages, per class and storage key path.
+final class ManagedKeyCache: @unchecked Sendable {
+    // @unchecked Sendable: `keys` is guarded by `lock`.
+    static let shared = ManagedKeyCache()
+    private let lock = NSLock()
+    private var keys: [AnyKeyPath: String] = [:]
+
+    func key(for path: AnyKeyPath) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return keys[path]
+    }
+
+    func set(_ key: String, for path: AnyKeyPath) {
+        lock.lock()
+        defer { lock.unlock() }
+        keys[path] = key
+    }
+}
+
+/// A storage value that mirrors can recognise.
+protocol ManagedStorage { var token: Int { get } }
+extension Managed: ManagedStorage {}
+
+extension NSManagedObject {
+    /// The key of a `@Managed` property: the explicit one, or the property's own name,
+    /// found once per class by reflection (the storage is the child `_name`).
+    func managedKey(for path: AnyKeyPath, explicit: String?, token: Int) -> String {
+        if let explicit { return explicit }
+        if let key = ManagedKeyCache.shared.key(for: path) { return key }
+        var mirror: Mirror? = Mirror(reflecting: self)
+        while let current = mirror {
+            for child in current.children {
+                if let storage = child.value as? ManagedStorage, storage.token == token,
+                   var label = child.label {
+                    if label.hasPrefix("_") { label.removeFirst() }
+                    ManagedKeyCache.shared.set(label, for: path)
+                    return label
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        coreDataMisuse("Could not find the name of a @Managed property of \(type(of: self)); write @Managed(key: \"name\").")
+    }
+}
+
+/// Converts KVC values to the declared Swift type of a `@Managed` property.
+enum ManagedConversion {
+    static func cast<Value>(_ value: Any?, to type: Value.Type, key: String) -> Value {
+        if let direct = value as? Value { return direct }
+        if let number = value as? NSNumber {
+            switch type {
+            case is Int.Type, is Int?.Type: return number.intValue as! Value
+            case is Int16.Type, is Int16?.Type: return number.int16Value as! Value
+            case is Int32.Type, is Int32?.Type: return number.int32Value as! Value
+            case is Int64.Type, is Int64?.Type: return number.int64Value as! Value
+            case is Double.Type, is Double?.Type: return number.doubleValue as! Value
+            case is Float.Type, is Float?.Type: return number.floatValue as! Value
+            case is Bool.Type, is Bool?.Type: return number.boolValue as! Value
+            default: break
+            }
+        }
+        if value == nil {
+            // Optional properties read nil; scalar ones read zero, as @NSManaged scalars do.
+            if let none = Optional<Any>.none as? Value { return none }
+            switch type {
+            case is Int.Type: return 0 as! Value
+            case is Int16.Type: return Int16(0) as! Value
+            case is Int32.Type: return Int32(0) as! Value
+            case is Int64.Type: return Int64(0) as! Value
+            case is Double.Type: return 0.0 as! Value
+            case is Float.Type: return Float(0) as! Value
+            case is Bool.Type: return false as! Value
+            case is String.Type: return "" as! Value
+            default: break
+            }
+        }
+        if let set = value as? Set<NSManagedObject> {
+            if let typed = Set(set.map { $0 as AnyHashable }) as? Value { return typed }
+            if let array = Array(set) as? Value { return array }
+        }
+        if let ordered = value as? NSOrderedSet, let array = ordered.array as? Value { return array }
+        if let empty = Set<AnyHashable>() as? Value, value == nil { return empty }
+        coreDataMisuse("The value of \(key) (\(String(describing: value))) is not a \(type).")
+    }
+}

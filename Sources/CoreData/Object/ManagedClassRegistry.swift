@@ -1,0 +1,95 @@
+import Foundation
+
+/// Finds the `NSManagedObject` subclass an entity names (`representedClassName`) and the
+/// entity a subclass belongs to.
+///
+/// Lookup order for a class name: classes registered with `registerSubclass()` (or met
+/// through `init(context:)`, `entity()`, `fetchRequest()`), by qualified then by simple
+/// name; then `NSClassFromString` with the name as written, and qualified with the main
+/// executable's module; else `NSManagedObject`. A leading `.` (Xcode's "current
+/// module") is ignored.
+final class ManagedClassRegistry: @unchecked Sendable {
+    // @unchecked Sendable: every member is guarded by `lock`.
+    static let shared = ManagedClassRegistry()
+
+    private let lock = NSLock()
+    private var byQualifiedName: [String: NSManagedObject.Type] = [:]
+    private var bySimpleName: [String: NSManagedObject.Type] = [:]
+    private var resolved: [String: NSManagedObject.Type] = [:]
+    private var models: [WeakModel] = []
+
+    private struct WeakModel { weak var model: NSManagedObjectModel? }
+
+    func register(_ type: NSManagedObject.Type) {
+        guard type != NSManagedObject.self else { return }
+        let qualified = String(reflecting: type)
+        lock.lock()
+        defer { lock.unlock() }
+        if byQualifiedName[qualified] == nil {
+            byQualifiedName[qualified] = type
+            bySimpleName[Self.simpleName(of: type)] = type
+            resolved.removeAll()
+        }
+    }
+
+    /// Remembers a model a coordinator uses, for `entity()` without a context.
+    func noteModel(_ model: NSManagedObjectModel) {
+        lock.lock()
+        defer { lock.unlock() }
+        models.removeAll { $0.model == nil }
+        if !models.contains(where: { $0.model === model }) { models.append(WeakModel(model: model)) }
+    }
+
+    func resolve(_ className: String?) -> NSManagedObject.Type {
+        guard var name = className, !name.isEmpty, name != "NSManagedObject" else { return NSManagedObject.self }
+        if name.hasPrefix(".") { name.removeFirst() }
+        lock.lock()
+        defer { lock.unlock() }
+        if let type = resolved[name] { return type }
+        let simple = name.split(separator: ".").last.map(String.init) ?? name
+        var type = byQualifiedName[name] ?? (name.contains(".") ? nil : bySimpleName[simple])
+        if type == nil { type = NSClassFromString(name) as? NSManagedObject.Type }
+        if type == nil, let module = Self.mainModuleName {
+            type = NSClassFromString("\(module).\(simple)") as? NSManagedObject.Type
+        }
+        if type == nil { type = bySimpleName[simple] }
+        let result = type ?? NSManagedObject.self
+        resolved[name] = result
+        return result
+    }
+
+    func entity(for type: NSManagedObject.Type, in model: NSManagedObjectModel) -> NSEntityDescription? {
+        let entities = model.entities
+        return entities.first { resolve($0.managedObjectClassName) == type }
+            ?? entities.first { $0.name == Self.simpleName(of: type) }
+    }
+
+    func entity(for type: NSManagedObject.Type) -> NSEntityDescription? {
+        register(type)
+        lock.lock()
+        let live = models.compactMap(\.model)
+        lock.unlock()
+        for model in live.reversed() {
+            if let entity = entity(for: type, in: model) { return entity }
+        }
+        return nil
+    }
+
+    static func simpleName(of type: AnyClass) -> String {
+        String(describing: type)
+    }
+
+    /// The module name of the main executable (its file name with `-` as `_`).
+    static let mainModuleName: String? = {
+        guard let name = Bundle.main.executableURL?.deletingPathExtension().lastPathComponent else { return nil }
+        return name.replacingOccurrences(of: "-", with: "_")
+    }()
+}
+
+extension EntityRuntime {
+    /// The class of the entity's objects, resolved through `ManagedClassRegistry` (which
+    /// can learn new classes after the model is frozen).
+    var objectClass: NSManagedObject.Type {
+        ManagedClassRegistry.shared.resolve(entity.managedObjectClassName)
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+internal import CCoreDataRuntime
+
+// MARK: - Key-value coding over the runtime slots
+
+extension NSManagedObject {
+    /// The value of an attribute or relationship. Fires the fault if the object is one.
+    ///
+    /// Numbers come back as `NSNumber` (cast with `as? Int`, `as? Double`, ...), to-many
+    /// relationships as `Set<NSManagedObject>` (ordered ones as `NSOrderedSet`).
+    ///
+    /// - Note: Apple parity: an unknown key traps with Apple's
+    ///   `NSUnknownKeyException` wording; the C API uses a throwing twin.
+    public func value(forKey key: String) -> Any? {
+        guard let property = property(forKey: key) else { return value(forUndefinedKey: key) }
+        willAccessValue(forKey: key)
+        let value = primitiveValue(atSlot: property.slot, property: property)
+        didAccessValue(forKey: key)
+        return value
+    }
+
+    /// Sets an attribute or relationship, recording the change and keeping the inverse
+    /// relationship in step.
+    public func setValue(_ value: Any?, forKey key: String) {
+        guard let property = property(forKey: key) else { return setValue(value, forUndefinedKey: key) }
+        willChangeValue(forKey: key)
+        setValue(value, for: property)
+        didChangeValue(forKey: key)
+    }
+
+    /// The stored value without fault firing side effects beyond loading the data, and
+    /// without access notifications.
+    public func primitiveValue(forKey key: String) -> Any? {
+        guard let property = property(forKey: key) else { return value(forUndefinedKey: key) }
+        fireFaultIfNeeded()
+        return primitiveValue(atSlot: property.slot, property: property)
+    }
+
+    /// Stores a value without change notifications or inverse upkeep (Apple's primitive
+    /// accessor semantics); the change is still recorded for saving.
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) {
+        guard let property = property(forKey: key) else { return setValue(value, forUndefinedKey: key) }
+        fireFaultIfNeeded()
+        setPrimitive(value, for: property)
+    }
+
+    /// Follows a dotted key path through to-one relationships; a to-many step gives the
+    /// set of values of the rest of the path (as Apple's KVC does).
+    public func value(forKeyPath keyPath: String) -> Any? {
+        guard let dot = keyPath.firstIndex(of: ".") else { return value(forKey: keyPath) }
+        let head = String(keyPath[..<dot]), rest = String(keyPath[keyPath.index(after: dot)...])
+        switch value(forKey: head) {
+        case let object as NSManagedObject: return object.value(forKeyPath: rest)
+        case let set as Set<NSManagedObject>:
+            return Set(set.compactMap { $0.value(forKeyPath: rest) as? AnyHashable })
+        case let ordered as NSOrderedSet:
+            return ordered.array.compactMap { ($0 as? NSManagedObject)?.value(forKeyPath: rest) }
+        default: return nil
+        }
+    }
+
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        guard let dot = keyPath.lastIndex(of: ".") else { return setValue(value, forKey: keyPath) }
+        let owner = self.value(forKeyPath: String(keyPath[..<dot])) as? NSManagedObject
+        owner?.setValue(value, forKey: String(keyPath[keyPath.index(after: dot)...]))
+    }
+
+    public func dictionaryWithValues(forKeys keys: [String]) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for key in keys { result[key] = value(forKey: key) ?? NSNull() }
+        return result
+    }
+
+    public func setValuesForKeys(_ keyedValues: [String: Any]) {
+        for (key, value) in keyedValues { setValue(value is NSNull ? nil : value, forKey: key) }
+    }
+
+    /// Apple raises `NSUnknownKeyException`; so do we, as a trap.
+    public func value(forUndefinedKey key: String) -> Any? {
+        coreDataMisuse("[<\(type(of: self))> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
+    }
+
+    public func setValue(_ value: Any?, forUndefinedKey key: String) {
+        coreDataMisuse("[<\(type(of: self))> setValue:forUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
+    }
+
+    // MARK: - Throwing twins (C API, user-supplied keys)
+
+    /// `value(forKey:)` that throws for an unknown key instead of trapping.
+    func checkedValue(forKey key: String) throws -> Any? {
+        guard property(forKey: key) != nil else { throw unknownKey(key) }
+        try fireFaultThrowing()
+        return value(forKey: key)
+    }
+
+    /// `setValue(_:forKey:)` that throws for an unknown key or a value of the wrong type.
+    func checkedSetValue(_ value: Any?, forKey key: String) throws {
+        guard let property = property(forKey: key) else { throw unknownKey(key) }
+        try fireFaultThrowing()
+        if let attribute = property as? NSAttributeDescription,
+           let value = NSAttributeDescription.unwrap(value), !attribute.accepts(value) {
+            throw CoreDataError.make(NSManagedObjectValidationError,
+                "The value \(value) (\(type(of: value))) does not fit the attribute \(entity.name ?? "?").\(key) of type \(attribute.attributeType).",
+                userInfo: [NSValidationObjectErrorKey: self, NSValidationKeyErrorKey: key, NSValidationValueErrorKey: value])
+        }
+        if let relationship = property as? NSRelationshipDescription {
+            try checkRelationshipValue(value, relationship)
+        }
+        setValue(value, forKey: key)
+    }
+
+    func unknownKey(_ key: String) -> NSError {
+        CoreDataError.make(NSManagedObjectValidationError,
+            "The entity \(entity.name ?? "?") has no property named \"\(key)\".",
+            userInfo: [NSValidationKeyErrorKey: key])
+    }
+
+    // MARK: - Slots
+
+    func property(forKey key: String) -> NSPropertyDescription? {
+        let runtime = entity.runtime!
+        guard let slot = runtime.slotByName[key] else { return nil }
+        return runtime.slotProperties[Int(slot)]
+    }
+
+    /// Reads a slot as a Swift value (no fault firing, no notifications).
+    func primitiveValue(atSlot slot: Int32, property: NSPropertyDescription) -> Any? {
+        if let invalid = invalidValues[slot] { return invalid }
+        switch property {
+        case let attribute as NSAttributeDescription:
+            guard let value = cdr_object_get(storage, slot) else { return nil }
+            return attribute.swiftValue(of: value.pointee)
+        case let relationship as NSRelationshipDescription:
+            if relationship.isToMany {
+                let members = toManyMembers(slot: slot, relationship: relationship)
+                return relationship.isOrdered ? NSOrderedSet(array: members) : Set(members)
+            }
+            return toOneValue(slot: slot)
+        default:
+            guard let value = cdr_object_get(storage, slot), value.pointee.type == UInt8(CDR_BOX.rawValue),
+                  let pointer = value.pointee.u.ref else { return nil }
+            return Unmanaged<ValueBox>.fromOpaque(pointer).takeUnretainedValue().value
+        }
+    }
+
+    /// Writes a property with Apple's public-setter semantics: inverse upkeep for
+    /// relationships, change tracking for everything.
+    func setValue(_ value: Any?, for property: NSPropertyDescription) {
+        fireFaultIfNeeded()
+        if let relationship = property as? NSRelationshipDescription {
+            setRelationship(value, relationship)
+        } else {
+            setPrimitive(value, for: property)
+        }
+    }
+
+    func setPrimitive(_ value: Any?, for property: NSPropertyDescription) {
+        context?.noteWillChange(self)
+        switch property {
+        case let attribute as NSAttributeDescription:
+            invalidValues.removeValue(forKey: attribute.slot)
+            if !attribute.store(value, in: storage, slot: attribute.slot, dirty: true) {
+                // Apple accepts any object through KVC and reports the type at save.
+                invalidValues[attribute.slot] = value
+                cdr_object_mark_dirty(storage, attribute.slot)
+            }
+        case let relationship as NSRelationshipDescription:
+            if relationship.isToMany {
+                replaceToManyPrimitive(relationship, with: Self.objects(in: value))
+            } else {
+                writeToOne(value as? NSManagedObject, slot: relationship.slot, dirty: true)
+            }
+        default:
+            let box = NSAttributeDescription.unwrap(value).map(ValueBox.init)
+            var slotValue = cdr_value()
+            if let box {
+                slotValue.type = UInt8(CDR_BOX.rawValue)
+                slotValue.u.ref = Unmanaged.passUnretained(box).toOpaque()
+            }
+            withExtendedLifetime(box) { _ = cdr_object_set(storage, property.slot, &slotValue) }
+        }
+    }
+
+    /// Sets every attribute that has a default value (on insert).
+    func applyDefaultValues() {
+        for case let attribute as NSAttributeDescription in entity.runtime.slotProperties {
+            if let value = attribute.defaultValue {
+                _ = attribute.store(value, in: storage, slot: attribute.slot, dirty: false)
+            }
+        }
+    }
+}
+
+extension NSAttributeDescription {
+    /// Whether a (non-nil) value has a type this attribute can store.
+    func accepts(_ value: Any) -> Bool {
+        switch attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+            return Self.integer(value) != nil && !(value is String)
+        case .doubleAttributeType, .floatAttributeType: return Self.double(value) != nil
+        case .booleanAttributeType: return Self.bool(value) != nil
+        case .stringAttributeType: return value is String
+        case .URIAttributeType: return value is URL
+        case .decimalAttributeType: return value is Decimal || value is NSNumber
+        case .dateAttributeType: return value is Date
+        case .binaryDataAttributeType: return value is Data
+        case .UUIDAttributeType: return value is UUID
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+internal import CCoreDataRuntime
+
+// MARK: - Validation performed on save
+
+extension NSManagedObject {
+    /// Mandatory properties are set and every value has its attribute's type.
+    func validatePropertyValues() throws {
+        var errors: [NSError] = []
+        for property in entity.runtime.slotProperties where !property.isTransient {
+            let slot = property.slot
+            if let invalid = invalidValues[slot] {
+                errors.append(validationError(NSManagedObjectValidationError, property.name, invalid,
+                    "The value \(invalid) is not acceptable for the \((property as? NSAttributeDescription)?.attributeType ?? .undefinedAttributeType) attribute \(property.name)."))
+                continue
+            }
+            guard !property.isOptional else { continue }
+            let missing: Bool
+            if let relationship = property as? NSRelationshipDescription {
+                missing = relationship.isToMany
+                    ? false
+                    : toOneValue(slot: slot).map { $0.isDeletedFlag } ?? true
+            } else {
+                missing = cdr_object_get(storage, slot).map { $0.pointee.type == UInt8(CDR_NULL.rawValue) } ?? true
+            }
+            if missing {
+                errors.append(validationError(NSValidationMissingMandatoryPropertyError, property.name, nil,
+                    "\(property.name) is a required value."))
+            }
+        }
+        try Self.throwCombined(errors)
+    }
+
+    /// A Deny rule forbids deleting an object that still has related objects.
+    func validateDeleteRules() throws {
+        var errors: [NSError] = []
+        for case let relationship as NSRelationshipDescription in entity.runtime.slotProperties
+        where relationship.deleteRule == .denyDeleteRule {
+            let related = relationship.isToMany
+                ? toManyMembers(slot: relationship.slot, relationship: relationship).filter { !$0.isDeletedFlag }
+                : toOneValue(slot: relationship.slot).map { $0.isDeletedFlag ? [] : [$0] } ?? []
+            if !related.isEmpty {
+                errors.append(validationError(NSValidationRelationshipDeniedDeleteError, relationship.name, related,
+                    "The object cannot be deleted while its relationship \(relationship.name) has objects (Deny rule)."))
+            }
+        }
+        try Self.throwCombined(errors)
+    }
+
+    func validationError(_ code: Int, _ key: String, _ value: Any?, _ message: String) -> NSError {
+        var info: [String: Any] = [NSValidationObjectErrorKey: self, NSValidationKeyErrorKey: key]
+        if let value { info[NSValidationValueErrorKey] = value }
+        return CoreDataError.make(code, "\(entity.name ?? "?"): \(message)", userInfo: info)
+    }
+
+    /// One error as itself; several as `NSValidationMultipleErrorsError`.
+    static func throwCombined(_ errors: [NSError]) throws {
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 {
+            throw CoreDataError.make(NSValidationMultipleErrorsError,
+                "Multiple validation errors occurred: " + errors.map(\.localizedDescription).joined(separator: "; "),
+                userInfo: [NSDetailedErrorsKey: errors])
+        }
+    }
+}
+
+extension NSManagedObjectContext {
+    /// Validates every inserted, updated and deleted object, collecting all failures.
+    func validateForSave() throws {
+        var errors: [NSError] = []
+        func collect(_ body: () throws -> Void) {
+            do { try body() } catch let error as NSError {
+                if error.code == NSValidationMultipleErrorsError,
+                   let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
+                    errors += details
+                } else {
+                    errors.append(error)
+                }
+            }
+        }
+        for object in inserted.values { collect(object.validateForInsert) }
+        for object in touched.values where object.isUpdated { collect(object.validateForUpdate) }
+        for object in deleted.values { collect(object.validateForDelete) }
+        try NSManagedObject.throwCombined(errors)
+    }
+}

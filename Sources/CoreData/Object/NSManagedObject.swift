@@ -1,0 +1,230 @@
+import Foundation
+internal import CCoreDataRuntime
+
+/// A Core Data object: an instance of an entity, living in one managed object context,
+/// whose attribute and relationship values are stored in a runtime slot block (not in
+/// Swift dictionaries) and loaded lazily when a fault fires.
+///
+/// ```swift
+/// let item = NSManagedObject(entity: itemEntity, insertInto: context)
+/// item.setValue("Milk", forKey: "name")
+/// try context.save()
+/// ```
+///
+/// Subclasses declare typed properties with ``Managed`` (Linux has no `@NSManaged`).
+///
+/// ## Topics
+/// ### Creating
+/// - ``init(entity:insertInto:)``
+/// - ``init(context:)``
+/// ### Identity
+/// - ``entity``
+/// - ``objectID``
+/// - ``managedObjectContext``
+/// ### State
+/// - ``isFault``
+/// - ``isInserted``
+/// - ``isUpdated``
+/// - ``isDeleted``
+/// - ``hasChanges``
+open class NSManagedObject: NSObject, NSFetchRequestResult {
+    /// The entity that describes the object.
+    public let entity: NSEntityDescription
+    /// The object's ID: temporary until the object is first saved, then permanent.
+    public internal(set) var objectID: NSManagedObjectID
+    /// The context that owns the object (unowned: a context clears it when it lets the
+    /// object go or goes away itself).
+    public var managedObjectContext: NSManagedObjectContext? { context }
+    unowned(unsafe) var context: NSManagedObjectContext?
+
+    /// The runtime slot block (`cdr_object *`) holding the values and the fault state.
+    let storage: OpaquePointer
+
+    /// The row the object was last read from or saved as: the committed snapshot that
+    /// `committedValues(forKeys:)` and `changedValues()` compare with.
+    var committedRow: StoreRow?
+
+    /// Lifecycle flags kept on the object so that hot paths need no set lookups.
+    var isInsertedFlag = false
+    var isDeletedFlag = false
+    /// The keys of to-many relationships as last loaded or saved, for the link diff.
+    var committedToMany: [Int32: [NSManagedObject]] = [:]
+    /// Values whose type did not fit their attribute (reported by validation on save, as
+    /// Apple reports them) by slot.
+    var invalidValues: [Int32: Any] = [:]
+
+    // MARK: - Creating
+
+    /// Creates an object of `entity` and inserts it into `context` (when not nil).
+    ///
+    /// - Note: Apple parity: an abstract entity traps, as Apple raises.
+    public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        _ = RuntimeBridge.installed
+        if let faultID = FaultConstruction.take() {
+            // A context is materialising a fetched object: build a fault, not an insert.
+            self.entity = faultID.entity
+            self.objectID = faultID
+            self.storage = cdr_object_create(faultID.entity.runtime.layout, nil)
+            super.init()
+            cdr_object_set_owner(storage, Unmanaged.passUnretained(self).toOpaque())
+            return
+        }
+        guard let runtime = entity.runtime else {
+            coreDataMisuse("The entity \(entity.name ?? "?") belongs to a model that no persistent store coordinator uses yet.")
+        }
+        if entity.isAbstract {
+            coreDataMisuse("Cannot create an instance of abstract entity \(entity.name ?? "?").")
+        }
+        self.entity = entity
+        self.objectID = .temporary(for: entity)
+        self.storage = cdr_object_create_realized(runtime.layout, nil)
+        super.init()
+        cdr_object_set_owner(storage, Unmanaged.passUnretained(self).toOpaque())
+        applyDefaultValues()
+        if let context {
+            context.insert(self)
+        }
+    }
+
+    /// Creates an object of the entity whose class is this subclass, in `context`.
+    public convenience init(context: NSManagedObjectContext) {
+        guard let entity = Self.entity(in: context) else {
+            coreDataMisuse("No entity of the model of \(context) has the class \(String(reflecting: Self.self)) (set its representedClassName).")
+        }
+        self.init(entity: entity, insertInto: context)
+    }
+
+    deinit {
+        cdr_object_destroy(storage)
+    }
+
+    // MARK: - Class-level entity lookup
+
+    /// The entity of this class in the model of the given context (or of any model a
+    /// coordinator uses when `context` is nil).
+    open class func entity() -> NSEntityDescription {
+        guard let entity = ManagedClassRegistry.shared.entity(for: self) else {
+            coreDataMisuse("No NSEntityDescription in any model claims the NSManagedObject subclass '\(String(reflecting: self))'.")
+        }
+        return entity
+    }
+
+    class func entity(in context: NSManagedObjectContext) -> NSEntityDescription? {
+        ManagedClassRegistry.shared.register(self)
+        guard let model = context.model else { return nil }
+        return ManagedClassRegistry.shared.entity(for: self, in: model)
+    }
+
+    /// Makes this subclass findable by the class name an entity gives
+    /// (`representedClassName`), when Foundation's `NSClassFromString` cannot find it.
+    ///
+    /// - Note: Apple parity: the Objective-C runtime finds every class by name; on Linux
+    ///   `NSClassFromString` finds only module-qualified names. Classes are also
+    ///   registered when first used through `init(context:)`, `entity()` or
+    ///   `fetchRequest()`.
+    open class func registerSubclass() {
+        ManagedClassRegistry.shared.register(self)
+    }
+
+    /// A fetch request for this class's entity.
+    open class func fetchRequest() -> NSFetchRequest<NSFetchRequestResult> {
+        ManagedClassRegistry.shared.register(self)
+        if let entity = ManagedClassRegistry.shared.entity(for: self) {
+            let request = NSFetchRequest<NSFetchRequestResult>()
+            request.entity = entity
+            return request
+        }
+        return NSFetchRequest<NSFetchRequestResult>(entityName: ManagedClassRegistry.simpleName(of: self))
+    }
+
+    // MARK: - State
+
+    open var isInserted: Bool { isInsertedFlag && context != nil }
+    open var isDeleted: Bool { isDeletedFlag && context != nil }
+    /// Whether the object has unsaved changes to its properties.
+    open var isUpdated: Bool {
+        context != nil && !isInsertedFlag && !isDeletedFlag && cdr_object_has_dirty(storage)
+    }
+    open var hasChanges: Bool { isInserted || isDeleted || isUpdated }
+
+    // MARK: - Access and change notifications (override points)
+
+    /// Fires the fault before a value is read. Subclasses calling primitive accessors
+    /// wrap them in `willAccessValue`/`didAccessValue`, as on Apple platforms.
+    open func willAccessValue(forKey key: String?) {
+        fireFaultIfNeeded()
+    }
+
+    open func didAccessValue(forKey key: String?) {}
+
+    open func willChangeValue(forKey key: String) {
+        fireFaultIfNeeded()
+    }
+
+    open func didChangeValue(forKey key: String) {}
+
+    // MARK: - Validation (override points)
+
+    /// Checks the object before it is first saved. Overrides call `super` first.
+    open func validateForInsert() throws {
+        try validatePropertyValues()
+    }
+
+    /// Checks the object before its changes are saved. Overrides call `super` first.
+    open func validateForUpdate() throws {
+        try validatePropertyValues()
+    }
+
+    /// Checks that the object may be deleted (Deny rules). Overrides call `super` first.
+    open func validateForDelete() throws {
+        try validateDeleteRules()
+    }
+
+    // MARK: - Lifecycle hooks (override points)
+
+    /// Called once, when the object is first inserted into a context.
+    open func awakeFromInsert() {}
+    /// Called when a fault is fulfilled from the store.
+    open func awakeFromFetch() {}
+    /// Called after a snapshot change (undo, redo, rollback) reshaped the object.
+    open func awake(fromSnapshotEvents flags: NSSnapshotEventType) {}
+    /// Called before the object is saved.
+    open func willSave() {}
+    /// Called after the object was saved.
+    open func didSave() {}
+    open func willTurnIntoFault() {}
+    open func didTurnIntoFault() {}
+    /// Called when the object is about to be deleted (before delete rules run).
+    open func prepareForDeletion() {}
+
+    open override var description: String {
+        let name = entity.name ?? "?"
+        let address = "0x" + String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
+        if isFault { return "<\(type(of: self)): \(address)> (entity: \(name); id: \(objectID); data: <fault>)" }
+        let values = entity.runtime.slotProperties.map { property -> String in
+            "    \(property.name) = \(describe(primitiveValue(atSlot: property.slot, property: property)));"
+        }
+        return "<\(type(of: self)): \(address)> (entity: \(name); id: \(objectID); data: {\n\(values.joined(separator: "\n"))\n})"
+    }
+
+    private func describe(_ value: Any?) -> String {
+        switch value {
+        case nil: return "nil"
+        case let object as NSManagedObject: return object.objectID.description
+        case let set as Set<NSManagedObject>: return "<relationship fault: \(set.count) objects>"
+        case let value?: return "\(value)"
+        }
+    }
+}
+
+/// Snapshot events passed to `awake(fromSnapshotEvents:)` (Apple's raw values).
+public struct NSSnapshotEventType: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let undoInsertion = NSSnapshotEventType(rawValue: 1 << 1)
+    public static let undoDeletion = NSSnapshotEventType(rawValue: 1 << 2)
+    public static let undoUpdate = NSSnapshotEventType(rawValue: 1 << 3)
+    public static let rollback = NSSnapshotEventType(rawValue: 1 << 4)
+    public static let refresh = NSSnapshotEventType(rawValue: 1 << 5)
+    public static let mergePolicy = NSSnapshotEventType(rawValue: 1 << 6)
+}
