@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "CoreData", targets: ["CoreData"]),
         .executable(name: "coredata-demo", targets: ["coredata-demo"]),
+        .executable(name: "coredata", targets: ["coredata"]),
     ],
     targets: [
         // The runtime shim: KVC slot storage, fault state, dirty bits, snapshots (C, private).
@@ -34,6 +35,7 @@ let package = Package(
             dependencies: ["CoreData"],
             resources: [.copy("DataModel.xcdatamodeld")]
         ),
+        .executableTarget(name: "coredata", dependencies: ["CoreData"]),
         .testTarget(
             name: "CoreDataTests",
             dependencies: ["CoreData"]

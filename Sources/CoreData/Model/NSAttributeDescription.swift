@@ -67,6 +67,16 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     var maximumValue: Any?
     var regularExpression: String?
 
+    // MARK: - Derivation (read from the model file)
+
+    /// The `derivationExpression` text of a derived attribute, kept raw until an
+    /// expression parser exists; non-nil makes the attribute read-only for version hashes.
+    var derivationExpressionString: String?
+
+    /// `usesScalarValueType` from the model file: generated Swift accessors use `Int16`,
+    /// `Bool`, ... rather than `NSNumber`. Informational; storage is the same.
+    var usesScalarValueType = false
+
     // MARK: - Runtime
 
     /// The runtime slot type that holds values of this attribute.

@@ -28,6 +28,9 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private var _entities: [NSEntityDescription] = []
     private var configurationMembers: [String: [NSEntityDescription]] = [:]
     private var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
+    /// Template name → the `predicateString` of a model file's fetch request, kept raw
+    /// until a predicate parser turns it into the template's `predicate`.
+    var fetchRequestTemplatePredicateStrings: [String: String] = [:]
     private let lock = NSLock()
     private(set) var isFrozen = false
     /// Entities by store number (`Z_ENT`), filled when the model is frozen.
@@ -52,6 +55,9 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 configurationMembers[name, default: []].append(contentsOf: members)
             }
             for (name, template) in model.templates { templates[name] = template }
+            for (name, text) in model.fetchRequestTemplatePredicateStrings {
+                fetchRequestTemplatePredicateStrings[name] = text
+            }
             versionIdentifiers.formUnion(model.versionIdentifiers)
         }
         _entities = entities

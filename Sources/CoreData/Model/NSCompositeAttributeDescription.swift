@@ -1,0 +1,36 @@
+import Foundation
+
+/// An attribute made of named sub-attributes, stored together (Xcode 15's composite
+/// attributes). Elements may themselves be composites.
+///
+/// ```swift
+/// let street = NSAttributeDescription()
+/// street.name = "street"
+/// street.attributeType = .stringAttributeType
+/// let address = NSCompositeAttributeDescription()
+/// address.name = "address"
+/// address.elements = [street]
+/// ```
+///
+/// - Note: Apple parity: the model loader keeps composites nested, as Apple's model does;
+///   the element hierarchy is available through ``elements``.
+///
+/// ## Topics
+/// - ``elements``
+open class NSCompositeAttributeDescription: NSAttributeDescription, @unchecked Sendable {
+    /// The sub-attributes, in the order the model declares them.
+    open var elements: [NSAttributeDescription] = [] { willSet { assertEditable() } }
+
+    public override init() {
+        super.init()
+        attributeType = .compositeAttributeType
+    }
+
+    /// Every non-composite element, nested composites expanded in place.
+    var flattenedElements: [NSAttributeDescription] {
+        elements.flatMap { element -> [NSAttributeDescription] in
+            if let nested = element as? NSCompositeAttributeDescription { return nested.flattenedElements }
+            return [element]
+        }
+    }
+}
