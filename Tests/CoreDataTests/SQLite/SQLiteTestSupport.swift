@@ -395,3 +395,10 @@ final class RawDatabase {
         return try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
     }
 }
+
+/// A CDR_BOX value with no payload (unretained; only used to reach the store's check).
+func cdr_box_value() -> cdr_value {
+    var v = cdr_value()
+    v.type = UInt8(CDR_BOX.rawValue)
+    return v
+}
