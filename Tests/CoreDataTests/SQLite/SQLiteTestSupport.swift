@@ -27,12 +27,14 @@ struct TemporaryFolder {
 enum Fixtures {
     static let stores = URL(fileURLWithPath: "/work/shared/fixtures/stores")
 
-    /// Copies a fixture store (and any -wal/-shm beside it) into `folder`, writable.
+    /// Copies a fixture store (and a non-empty -wal beside it) into `folder`, writable.
+    /// A `-shm` is only SQLite's index of the WAL and is rebuilt, so it is not copied.
     static func copy(_ name: String, to folder: TemporaryFolder) throws -> URL {
         let destination = folder.file(name)
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal"] {
             let source = stores.appendingPathComponent(name + suffix)
-            guard FileManager.default.fileExists(atPath: source.path) else { continue }
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: source.path))?[.size] as? NSNumber,
+                  suffix.isEmpty || size.intValue > 0 else { continue }
             let target = URL(fileURLWithPath: destination.path + suffix)
             try FileManager.default.copyItem(at: source, to: target)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
