@@ -1,21 +1,325 @@
 import Foundation
 internal import CCoreDataSQLite
 
-/// PLACEHOLDER: the SQLite store is being written; see StoreBackend for the contract.
+/// The SQLite store (`NSSQLiteStoreType`), reading and writing Core Data's own file
+/// format: stores written by Apple's Core Data open here, and ours open there
+/// (FORMATS.md §2).
+///
+/// A new store gets `auto_vacuum` = incremental, 4096-byte pages, WAL and
+/// `synchronous = NORMAL`, and its whole schema in one transaction. An existing store is
+/// checked (readable, not locked, same model version hashes, every table and column
+/// present) before anything is written to it; every failure leaves the file as it was.
+///
+/// Statements are prepared once and cached by SQL; each save is one transaction that
+/// checks `Z_OPT` (optimistic locking) on every updated and deleted row.
+///
+/// ## Topics
+/// ### Opening
+/// - ``load(model:entities:)``
+/// ### Reading
+/// - ``fetch(_:)``
+/// - ``row(entity:pk:)``
+/// - ``relatedKeys(relationship:pk:)``
+/// ### Writing
+/// - ``allocateKeys(entity:count:)``
+/// - ``save(_:)``
+/// ### Files
+/// - ``readMetadata(at:)``
+/// - ``destroyFiles(at:)``
+/// - ``copyStore(from:to:)``
 final class SQLiteStoreBackend: StoreBackend {
     let storeType = NSSQLiteStoreType
     var metadata: [String: Any] = [:]
     let url: URL
-    init(url: URL, options: [AnyHashable: Any]) { self.url = url }
-    static func readMetadata(at url: URL) throws -> [String: Any] { throw CoreDataError.make(NSCoreDataError, "SQLite store not built yet") }
-    static func destroyFiles(at url: URL) throws {}
-    static func copyStore(from: URL, to: URL) throws {}
-    func load(model: NSManagedObjectModel, entities: [NSEntityDescription]) throws { throw CoreDataError.make(NSCoreDataError, "SQLite store not built yet") }
-    func fetch(_ plan: FetchPlan) throws -> [StoreRow] { [] }
-    func count(_ plan: FetchPlan) throws -> Int { 0 }
-    func row(entity: NSEntityDescription, pk: Int64) throws -> StoreRow? { nil }
-    func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey] { [] }
-    func allocateKeys(entity: NSEntityDescription, count: Int) throws -> Int64 { 0 }
-    func save(_ changes: StoreChanges) throws {}
-    func close() {}
+    let isReadOnly: Bool
+    /// How long a statement waits for another connection's lock
+    /// (`NSPersistentStoreTimeoutOption`, seconds).
+    let busyTimeout: TimeInterval
+    /// `NSSQLitePragmasOption`: extra PRAGMAs run when the store opens.
+    let pragmas: [String: String]
+
+    var connection: SQLiteConnection?
+    var schema = SQLiteSchema()
+    /// Per `Z_ENT`: how to read and write rows of that concrete entity.
+    var plans: [Int: EntityPlan] = [:]
+    /// Per table index: `SELECT Z_PK, Z_ENT, Z_OPT, <columns> FROM <table>`.
+    var selectPrefixes: [String] = []
+    /// The metadata as last written to `Z_METADATA` (to write it only when it changed).
+    var storedMetadata: NSDictionary = [:]
+
+    /// How one slot of a concrete entity maps to its table.
+    struct Field {
+        let slot: Int32
+        let column: String
+        /// Position in the table's SELECT list.
+        let position: Int32
+        let kind: Kind
+        enum Kind {
+            case value(SQLiteValueKind)
+            /// A to-one relationship: the FK column, plus the column (and its SELECT
+            /// position) holding the destination's `Z_ENT` when it has sub-entities.
+            case toOne(destination: NSEntityDescription, entityColumn: String?, entityPosition: Int32?)
+        }
+    }
+
+    struct EntityPlan {
+        let entity: NSEntityDescription
+        let table: Int
+        let tableName: String
+        let fields: [Field]
+        let fieldBySlot: [Int32: Int]
+    }
+
+    init(url: URL, options: [AnyHashable: Any]) {
+        self.url = url
+        self.isReadOnly = (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
+        let timeout = (options[NSPersistentStoreTimeoutOption] as? Double)
+            ?? (options[NSPersistentStoreTimeoutOption] as? Int).map(Double.init)
+        self.busyTimeout = timeout ?? 1
+        var pragmas: [String: String] = [:]
+        for (key, value) in (options[NSSQLitePragmasOption] as? [String: Any]) ?? [:] {
+            pragmas[key] = "\(value)"
+        }
+        self.pragmas = pragmas
+    }
+
+    deinit { close() }
+
+    func close() {
+        connection = nil
+    }
+
+    func requireConnection() throws -> SQLiteConnection {
+        guard let connection else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "The SQLite store at \(url.path) is not open.")
+        }
+        return connection
+    }
+
+    // MARK: - Opening
+
+    func load(model: NSManagedObjectModel, entities: [NSEntityDescription]) throws {
+        let fileManager = FileManager.default
+        let path = url.path
+        let companions = Self.companionPaths(of: path)
+        let existedBefore = companions.map { fileManager.fileExists(atPath: $0) }
+        let size = ((try? fileManager.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        let isNew = !existedBefore[0] || size == 0
+        if isNew && isReadOnly {
+            throw CoreDataError.store(
+                CocoaError.Code.fileReadNoSuchFile.rawValue,
+                "There is no store to open read-only at \(path).", url: url)
+        }
+        try createParentDirectory()
+
+        var schema = SQLiteSchema.design(entities: entities)
+        var opened: SQLiteConnection?
+        do {
+            let connection = try SQLiteConnection(path: path, readOnly: isReadOnly, busyTimeout: busyTimeout)
+            opened = connection
+            if isNew {
+                try create(schema: schema, model: model, entities: entities, on: connection)
+            } else {
+                try openExisting(schema: &schema, entities: entities, on: connection)
+            }
+        } catch {
+            opened = nil
+            // Put the files back as they were: remove what we created, empty what was empty.
+            for (companion, existed) in zip(companions, existedBefore) where !existed {
+                try? fileManager.removeItem(atPath: companion)
+            }
+            if existedBefore[0] && size == 0 { truncate(path, 0) }
+            throw Self.openError(error, url: url)
+        }
+        self.connection = opened
+        self.schema = schema
+        buildPlans()
+    }
+
+    private func createParentDirectory() throws {
+        let parent = url.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw CoreDataError.store(
+                    NSPersistentStoreOpenError,
+                    "The store's folder \(parent.path) is not a folder.", url: url)
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw CoreDataError.store(
+                NSPersistentStoreOpenError,
+                "The store's folder \(parent.path) cannot be created.", url: url, underlying: error)
+        }
+    }
+
+    /// Creates a new store: PRAGMAs first (`auto_vacuum` must precede every table), then
+    /// all tables, indexes and bookkeeping rows in one transaction.
+    private func create(
+        schema: SQLiteSchema, model: NSManagedObjectModel, entities: [NSEntityDescription],
+        on connection: SQLiteConnection
+    ) throws {
+        try connection.execute("PRAGMA auto_vacuum = 2")
+        try connection.execute("PRAGMA page_size = 4096")
+        try applyJournalPragmas(on: connection)
+        let metadata = SQLiteMetadata.initial(model: model, entities: entities, uuid: UUID().uuidString)
+        try connection.transaction {
+            for sql in SQLiteMetadata.createStatements + schema.createStatements {
+                try connection.execute(sql)
+            }
+            try SQLiteMetadata.insertPrimaryKeyRows(schema.entitiesByID, into: connection)
+            try SQLiteMetadata.write(metadata, to: connection)
+        }
+        self.metadata = metadata
+        storedMetadata = metadata as NSDictionary
+    }
+
+    /// Opens an existing store: reads its metadata (which also proves it is a readable,
+    /// unlocked SQLite database), checks the model version hashes, then matches the
+    /// schema. Nothing is written before every check passed.
+    private func openExisting(
+        schema: inout SQLiteSchema, entities: [NSEntityDescription], on connection: SQLiteConnection
+    ) throws {
+        let stored = try SQLiteMetadata.read(from: connection)
+        try Self.checkVersionHashes(stored: stored, entities: entities)
+        try schema.resolve(with: connection)
+        let ids = try SQLiteMetadata.entityIDs(in: connection)
+        let missing = schema.entitiesByID.filter { !ids.contains($0.key) }.map { $0.value.name ?? "?" }
+        if !missing.isEmpty {
+            throw CoreDataError.make(
+                NSPersistentStoreIncompatibleSchemaError,
+                "The store's Z_PRIMARYKEY has no row for \(missing.sorted().joined(separator: ", ")).")
+        }
+        if !isReadOnly { try applyJournalPragmas(on: connection) }
+        metadata = stored
+        storedMetadata = stored as NSDictionary
+    }
+
+    /// WAL and `synchronous = NORMAL`, unless `NSSQLitePragmasOption` says otherwise; then
+    /// the option's other PRAGMAs.
+    private func applyJournalPragmas(on connection: SQLiteConnection) throws {
+        var pragmas = ["journal_mode": "WAL", "synchronous": "NORMAL"]
+        for (key, value) in self.pragmas { pragmas[key.lowercased()] = value }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "_-."))
+        for (key, value) in pragmas.sorted(by: { $0.key < $1.key }) {
+            guard key.unicodeScalars.allSatisfy(allowed.contains), value.unicodeScalars.allSatisfy(allowed.contains) else {
+                throw CoreDataError.make(NSPersistentStoreOpenError, "Invalid SQLite pragma \(key) = \(value).")
+            }
+            let statement = try connection.prepare("PRAGMA \(key) = \(value)")
+            while try statement.step() {}
+        }
+    }
+
+    /// Compares the store's `NSStoreModelVersionHashes` with the model's.
+    static func checkVersionHashes(stored: [String: Any], entities: [NSEntityDescription]) throws {
+        let ours = SQLiteMetadata.versionHashes(of: entities)
+        let theirs = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
+        // VERSION-HASH: entity version hashes are a placeholder (empty Data) on this branch.
+        // Until they are real, compare only when both sides have a non-empty hash for every
+        // entity; then make this check unconditional (a store without hashes, or with
+        // different entity names, is incompatible).
+        let comparable = !ours.isEmpty && ours.values.allSatisfy { !$0.isEmpty }
+            && ours.keys.allSatisfy { !(theirs[$0]?.isEmpty ?? true) }
+        guard comparable else { return }
+        guard ours != theirs else { return }
+        throw CoreDataError.make(
+            NSPersistentStoreIncompatibleVersionHashError,
+            "The model used to open the store is incompatible with the one used to create the store.",
+            userInfo: [
+                "metadata": stored,
+                "storeVersionHashes": theirs,
+                "modelVersionHashes": ours,
+                "reason": "The model used to open the store is incompatible with the one used to create the store",
+            ])
+    }
+
+    // MARK: - Row plans
+
+    /// Builds each concrete entity's field list and each table's SELECT list.
+    private func buildPlans() {
+        var positions: [[String: Int32]] = []
+        selectPrefixes = []
+        for table in schema.tables {
+            let columns = table.columns.map(\.name)
+            var map: [String: Int32] = [:]
+            for (i, name) in columns.enumerated() { map[name] = Int32(i + 3) }
+            positions.append(map)
+            let list = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
+            selectPrefixes.append("SELECT \(list) FROM \(table.name)")
+        }
+        plans = [:]
+        for (id, entity) in schema.entitiesByID {
+            let t = schema.tableIndex(for: entity)!
+            var fields: [Field] = []
+            for property in entity.runtime.slotProperties where !property.isTransient {
+                let key = ObjectIdentifier(property)
+                if let attribute = property as? NSAttributeDescription,
+                   let kind = SQLiteValueKind(attribute), let column = schema.attributeColumns[key],
+                   let position = positions[t][column] {
+                    fields.append(Field(slot: property.slot, column: column, position: position, kind: .value(kind)))
+                } else if let relationship = property as? NSRelationshipDescription,
+                          let destination = relationship.destinationEntity,
+                          let columns = schema.toOneColumns[key], let position = positions[t][columns.fk] {
+                    fields.append(Field(
+                        slot: property.slot, column: columns.fk, position: position,
+                        kind: .toOne(destination: destination, entityColumn: columns.entity,
+                                     entityPosition: columns.entity.flatMap { positions[t][$0] })))
+                }
+            }
+            var bySlot: [Int32: Int] = [:]
+            for (i, field) in fields.enumerated() { bySlot[field.slot] = i }
+            plans[id] = EntityPlan(entity: entity, table: t, tableName: schema.tables[t].name,
+                                   fields: fields, fieldBySlot: bySlot)
+        }
+    }
+
+    // MARK: - Errors
+
+    /// The Core Data error for a failure while opening: corrupt or non-SQLite files are
+    /// `NSFileReadCorruptFileError`, a lock held too long is `NSPersistentStoreTimeoutError`,
+    /// anything else `NSPersistentStoreOpenError`; SQLite's error goes under
+    /// `NSUnderlyingErrorKey` (domain `NSSQLiteErrorDomain`) and its code under
+    /// `NSSQLiteErrorDomain`.
+    static func openError(_ error: Error, url: URL) -> NSError {
+        guard let sqlite = error as? SQLiteError else {
+            let nsError = error as NSError
+            if nsError.domain == NSCocoaErrorDomain { return nsError }
+            return CoreDataError.store(NSPersistentStoreOpenError, "The store at \(url.path) cannot be opened.", url: url, underlying: error)
+        }
+        let code: Int
+        let text: String
+        if sqlite.isCorrupt {
+            code = CocoaError.Code.fileReadCorruptFile.rawValue
+            text = "The file at \(url.path) is not a valid Core Data SQLite store."
+        } else if sqlite.isBusy {
+            code = NSPersistentStoreTimeoutError
+            text = "The store at \(url.path) is locked by another connection."
+        } else {
+            code = NSPersistentStoreOpenError
+            text = "The store at \(url.path) cannot be opened."
+        }
+        return sqliteError(code, text, sqlite, url: url)
+    }
+
+    /// A Cocoa error wrapping a SQLite failure.
+    static func sqliteError(_ code: Int, _ text: String, _ sqlite: SQLiteError, url: URL) -> NSError {
+        let base = CoreDataError.store(code, text, url: url, underlying: sqlite.nsError)
+        var info = base.userInfo
+        info[NSSQLiteErrorDomain] = Int(sqlite.resultCode)
+        return NSError(domain: base.domain, code: base.code, userInfo: info)
+    }
+
+    // MARK: - Files
+
+    /// The database and the files SQLite keeps beside it.
+    static func companionPaths(of path: String) -> [String] {
+        [path, path + "-wal", path + "-shm", path + "-journal"]
+    }
+
+    func truncate(_ path: String, _ size: off_t) {
+        _ = Foundation.truncate(path, size)
+    }
 }

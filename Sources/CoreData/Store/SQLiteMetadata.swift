@@ -1,0 +1,110 @@
+import Foundation
+
+/// Core Data's bookkeeping tables: `Z_PRIMARYKEY` (one row per entity, `Z_MAX` on the
+/// root row), `Z_METADATA` (one row: `Z_VERSION` 1, the store UUID, a binary plist) and
+/// `Z_MODELCACHE` (FORMATS.md §2.1).
+///
+/// - Note: Apple parity: `Z_MODELCACHE` is created but left empty. Apple stores a
+///   DEFLATE-compressed `NSKeyedArchiver` archive of the model there, which we cannot
+///   produce; Apple's own framework versions 241–419 wrote no such table at all, and the
+///   cache is only an optimisation for migration. `NSStoreModelVersionHashesDigest` and
+///   `NSStoreModelVersionChecksumKey` are not written either (their algorithms are not
+///   documented); Apple treats both as optional.
+enum SQLiteMetadata {
+    /// The framework version written to new stores: the newest one seen in Apple's stores.
+    static let frameworkVersion = 1344
+
+    static let createStatements = [
+        "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+        "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+        "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+    ]
+
+    /// The metadata of a new store of `model` holding `entities`.
+    static func initial(model: NSManagedObjectModel, entities: [NSEntityDescription], uuid: String) -> [String: Any] {
+        [
+            NSStoreTypeKey: NSSQLiteStoreType,
+            NSStoreUUIDKey: uuid,
+            "NSPersistenceFrameworkVersion": frameworkVersion,
+            NSStoreModelVersionHashesKey: versionHashes(of: entities),
+            "NSStoreModelVersionHashesVersion": 3,
+            NSStoreModelVersionIdentifiersKey: model.versionIdentifiers.map { "\($0)" }.sorted(),
+            "_NSAutoVacuumLevel": "2",
+        ]
+    }
+
+    /// Entity name → version hash, for the entities a store holds.
+    static func versionHashes(of entities: [NSEntityDescription]) -> [String: Data] {
+        var result: [String: Data] = [:]
+        for entity in entities { if let name = entity.name { result[name] = entity.versionHash } }
+        return result
+    }
+
+    // MARK: - Z_METADATA
+
+    /// The metadata of an open store: the plist's keys plus `NSStoreUUID` from `Z_UUID`.
+    static func read(from connection: SQLiteConnection) throws -> [String: Any] {
+        let statement = try connection.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+        guard try statement.step() else {
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The store has no metadata row in Z_METADATA.")
+        }
+        var metadata: [String: Any] = [:]
+        if let data = statement.data(1), !data.isEmpty {
+            let plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            guard let dictionary = plist as? [String: Any] else {
+                throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The store's Z_PLIST metadata is not a dictionary.")
+            }
+            metadata = dictionary
+        }
+        if let hashes = metadata[NSStoreModelVersionHashesKey] as? [String: Any] {
+            metadata[NSStoreModelVersionHashesKey] = hashes.compactMapValues { value -> Data? in
+                (value as? Data) ?? (value as? NSData).map { Data(referencing: $0) }
+            }
+        }
+        if let uuid = statement.string(0) { metadata[NSStoreUUIDKey] = uuid }
+        if metadata[NSStoreTypeKey] == nil { metadata[NSStoreTypeKey] = NSSQLiteStoreType }
+        return metadata
+    }
+
+    /// Writes the metadata row: `NSStoreUUID` into `Z_UUID`, every other key into the plist.
+    static func write(_ metadata: [String: Any], to connection: SQLiteConnection) throws {
+        var plist = metadata
+        let uuid = plist.removeValue(forKey: NSStoreUUIDKey) as? String
+        plist[NSStoreTypeKey] = NSSQLiteStoreType
+        let data: Data
+        do {
+            data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        } catch {
+            throw CoreDataError.make(
+                NSPersistentStoreSaveError,
+                "The store metadata cannot be written as a property list: \(error.localizedDescription)")
+        }
+        let statement = try connection.cached(
+            "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+        if let uuid { try statement.bind(1, uuid) } else { try statement.bindNull(1) }
+        try statement.bind(2, data)
+        try statement.run()
+    }
+
+    // MARK: - Z_PRIMARYKEY
+
+    /// One row per entity of `entitiesByID` (abstract and sub-entities included), `Z_MAX` 0.
+    static func insertPrimaryKeyRows(_ entitiesByID: [Int: NSEntityDescription], into connection: SQLiteConnection) throws {
+        let statement = try connection.cached(
+            "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+        for (id, entity) in entitiesByID.sorted(by: { $0.key < $1.key }) {
+            try statement.bind(1, Int64(id))
+            try statement.bind(2, entity.name ?? "")
+            try statement.bind(3, Int64(entity.superentity?.runtime.entityID ?? 0))
+            try statement.run()
+        }
+    }
+
+    /// The `Z_ENT` numbers present in `Z_PRIMARYKEY`.
+    static func entityIDs(in connection: SQLiteConnection) throws -> Set<Int> {
+        let statement = try connection.prepare("SELECT Z_ENT FROM Z_PRIMARYKEY")
+        var ids = Set<Int>()
+        while try statement.step() { ids.insert(Int(statement.int64(0))) }
+        return ids
+    }
+}
