@@ -73,8 +73,13 @@ final class InMemoryStoreBackend: StoreBackend {
                 .sorted { $0.pk < $1.pk }
                 .map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
         }
-        return links.filter { $0.relationship === relationship && $0.source.pk == pk }
-            .map(\.destination).sorted { $0.pk < $1.pk }
+        // Links are recorded under one side of a many-to-many; read them from either.
+        let inverse = relationship.inverseRelationship
+        return links.compactMap { link -> StoreKey? in
+            if link.relationship === relationship, link.source.pk == pk { return link.destination }
+            if let inverse, link.relationship === inverse, link.destination.pk == pk { return link.source }
+            return nil
+        }.sorted { $0.pk < $1.pk }
     }
 
     func allocateKeys(entity: NSEntityDescription, count: Int) throws -> Int64 {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CoreData
+@_spi(Tools) @testable import CoreData
 import CCoreDataRuntime
 import CCoreDataSQLite
 
@@ -133,77 +133,17 @@ enum Models {
     /// CoreDataPlus SampleModel (version 1), as in
     /// fixtures/models/alemar11_CoreDataPlus__SampleModel.xcdatamodeld/SampleModel.xcdatamodel.
     static func sampleModelV1() -> NSManagedObjectModel {
-        let car = entity("Car", [
-            attribute("color", .transformableAttributeType),
-            attribute("currentDrivingSpeed", .integer64AttributeType, transient: true),
-            attribute("maker", .stringAttributeType),
-            attribute("markedForDeletionAsOf", .dateAttributeType),
-            attribute("model", .stringAttributeType),
-            attribute("numberPlate", .stringAttributeType, optional: false),
-        ])
-        car.uniquenessConstraints = [["numberPlate"]]
-        let sport = entity("SportCar")
-        let expensive = entity("ExpensiveSportCar", [attribute("isLimitedEdition", .booleanAttributeType)])
-        let person = entity("Person", [
-            attribute("firstName", .stringAttributeType),
-            attribute("id", .UUIDAttributeType, optional: false),
-            attribute("isDriving", .booleanAttributeType, optional: false, transient: true),
-            attribute("lastName", .stringAttributeType),
-            attribute("updatedAt", .dateAttributeType, optional: false),
-        ])
-        person.uniquenessConstraints = [["firstName", "lastName"]]
-        let owner = relationship("owner", to: person)
-        let cars = relationship("cars", to: car, toMany: true)
-        connect(owner, cars)
-        car.properties += [owner]
-        person.properties += [cars]
-        car.subentities = [sport]
-        sport.subentities = [expensive]
-        let model = NSManagedObjectModel()
-        model.entities = [car, expensive, person, sport]
-        model.versionIdentifiers = ["1"]
-        return freeze(model)
+        // Loaded from the Xcode bundle: its version hashes equal the ones Apple wrote into
+        // the store's metadata, which the store checks on open.
+        let bundle = try! ModelBundle.open(ModelFixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
+        return freeze(try! bundle.model(forVersion: "SampleModel"))
     }
 
     /// objcio Moody (first version), as in
     /// fixtures/models/objcio_core-data__Migrations_Moody.xcdatamodeld/Moody.xcdatamodel.
     static func moody() -> NSManagedObjectModel {
-        let continent = entity("Continent", [attribute("numberOfCountries", .integer64AttributeType, optional: false)])
-        let country = entity("Country")
-        let region = entity("GeographicRegion", [
-            attribute("markedForDeletionDate", .dateAttributeType),
-            attribute("numberOfMoods", .integer64AttributeType, optional: false),
-            attribute("numericISO3166Code", .integer16AttributeType, optional: false),
-            attribute("uniquenessDummy", .integer16AttributeType, optional: false),
-            attribute("updatedAt", .dateAttributeType, optional: false),
-        ], abstract: true)
-        region.compoundIndexes = [["markedForDeletionDate", "updatedAt"]]
-        region.uniquenessConstraints = [["numericISO3166Code", "uniquenessDummy"]]
-        let mood = entity("Mood", [
-            attribute("colors", .transformableAttributeType),
-            attribute("creatorID", .stringAttributeType),
-            attribute("date", .dateAttributeType, optional: false),
-            attribute("latitude", .doubleAttributeType),
-            attribute("longitude", .doubleAttributeType),
-            attribute("markedForDeletionDate", .dateAttributeType, indexed: true),
-            attribute("markedForRemoteDeletion", .booleanAttributeType, optional: false),
-            attribute("remoteIdentifier", .stringAttributeType, indexed: true),
-        ])
-        mood.compoundIndexes = [["markedForRemoteDeletion", "markedForDeletionDate", "date"]]
-        let countries = relationship("countries", to: country, toMany: true)
-        let countryContinent = relationship("continent", to: continent)
-        connect(countries, countryContinent)
-        let moods = relationship("moods", to: mood, toMany: true)
-        let moodCountry = relationship("country", to: country)
-        connect(moods, moodCountry)
-        continent.properties += [countries]
-        country.properties += [countryContinent, moods]
-        mood.properties += [moodCountry]
-        region.subentities = [continent, country]
-        let model = NSManagedObjectModel()
-        model.entities = [continent, country, region, mood]
-        model.versionIdentifiers = ["1"]
-        return freeze(model)
+        let bundle = try! ModelBundle.open(ModelFixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld"))
+        return freeze(try! bundle.model(forVersion: "Moody"))
     }
 }
 

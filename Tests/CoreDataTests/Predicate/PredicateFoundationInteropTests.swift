@@ -1,0 +1,44 @@
+import CoreData
+import Foundation
+import Testing
+
+/// A file that imports Foundation as well as CoreData: `NSPredicate` and
+/// `NSSortDescriptor` are Foundation's (with our factory initializers), while
+/// `NSExpression` and `NSComparisonPredicate` must be written `CoreData.…` in type position.
+@Suite struct PredicateFoundationInteropTests {
+
+    @Test("NSPredicate is Foundation's type, created by our factory initializer")
+    func predicateTypeIsFoundations() {
+        let predicate: NSPredicate = NSPredicate(format: "SELF > 2")
+        #expect(predicate.evaluate(with: 3))
+        let filtered = NSArray(array: [1, 2, 3, 4]).filtered(using: predicate)
+        #expect(filtered.count == 2)
+    }
+
+    @Test("CoreData.NSExpression and CoreData.NSComparisonPredicate in type position")
+    func qualifiedTypes() throws {
+        let left: CoreData.NSExpression = CoreData.NSExpression(forKeyPath: "count")
+        let right: CoreData.NSExpression = CoreData.NSExpression(forConstantValue: 2)
+        let predicate: CoreData.NSComparisonPredicate = CoreData.NSComparisonPredicate(
+            leftExpression: left, rightExpression: right, modifier: .direct, type: .greaterThan)
+        #expect(predicate.evaluate(with: ["count": 3]))
+        let parsed = try #require(NSPredicate(format: "count > 2") as? CoreData.NSComparisonPredicate)
+        #expect(parsed.leftExpression.keyPath == "count")
+    }
+
+    @Test("NSSortDescriptor is Foundation's type with our key-based factory")
+    func sortDescriptorType() {
+        let descriptor: NSSortDescriptor = NSSortDescriptor(key: "n", ascending: true)
+        #expect(descriptor.compare(["n": 1], to: ["n": 2]) == .orderedAscending)
+        #expect(descriptor.key == "n")
+    }
+
+    @Test("NSPredicate(value:) and NSPredicate(block:) still work beside ours")
+    func foundationPredicatesStillWork() {
+        #expect(NSPredicate(value: true).evaluate(with: nil))
+        #expect(NSPredicate { object, _ in (object as? Int) == 1 }.evaluate(with: 1))
+        let both = NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(value: true), NSPredicate(format: "SELF == 1")])
+        #expect(both.evaluate(with: 1))
+        #expect(!both.evaluate(with: 2))
+    }
+}
