@@ -17,7 +17,7 @@ let context = stack.persistentContainer.viewContext
 
 func items() -> [ShoppingItem] {
     let request: NSFetchRequest<ShoppingItem> = ShoppingItem.fetchRequest()
-    // SORT-PENDING
+    request.sortDescriptors = [NSSortDescriptor(key: "addedAt", ascending: true)]
     do {
         return try context.fetch(request)
     } catch {

@@ -1,31 +1,39 @@
 import Foundation
 
 /// Where fetching meets the predicate layer: in-memory evaluation of a request's
-/// predicate against managed objects.
+/// predicate against managed objects, with errors (an unknown key, a to-many key path
+/// used as a scalar) thrown rather than read as "no match".
 enum PredicateSupport {
     static func evaluate(_ predicate: NSPredicate, with object: NSManagedObject) throws -> Bool {
-        predicate.evaluate(with: object)
+        try predicate.evaluateOrThrow(with: object)
     }
 }
 
 /// Where fetching meets sort descriptors: what a store can sort by itself, and the
-/// in-memory order.
+/// in-memory order (the same one: NULLs first ascending).
 enum SortKeyResolver {
-    /// The store-level sort key of a descriptor, or nil when only memory can sort by it.
+    /// The store-level sort key of a descriptor, or nil when only memory sorts it the
+    /// way Apple defines (folding and localized comparisons stay in memory so that both
+    /// back ends agree on non-ASCII text).
     static func sortKey(for descriptor: NSSortDescriptor) -> SortKey? {
-        nil
+        guard let keyed = descriptor as? KeyedSortDescriptor, let key = keyed.keyString,
+              keyed.comparisonSelector.name == "compare:", !key.contains("@") else { return nil }
+        return SortKey(keyPath: key, ascending: descriptor.ascending, comparison: .compare)
     }
 
     static func sorted(_ objects: [NSManagedObject], by descriptors: [NSSortDescriptor]) -> [NSManagedObject] {
-        objects.sorted { a, b in
-            for descriptor in descriptors {
-                switch descriptor.compare(a, to: b) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: continue
-                }
-            }
-            return false
+        NSSortDescriptor.sort(objects, by: descriptors)
+    }
+}
+
+extension NSManagedObject: KeyValueReading {
+    /// Predicates read attributes and relationships through key-value coding; an unknown
+    /// key is an error, not a trap.
+    func predicateValue(forKey key: String) throws -> Any? {
+        guard property(forKey: key) != nil else {
+            throw PredicateEvaluationError.unknownKey("the entity \(entity.name ?? "?") has no property named '\(key)'")
         }
+        try fireFaultThrowing()
+        return value(forKey: key)
     }
 }

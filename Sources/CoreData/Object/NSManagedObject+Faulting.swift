@@ -38,6 +38,7 @@ extension NSManagedObject {
     }
 
     func fireFaultThrowing() throws {
+        guard cdr_object_fault_state(storage) == CDR_FAULT else { return }
         switch cdr_object_fire(storage) {
         case Int32(CDR_OK):
             awakeFromFetch()
