@@ -142,10 +142,11 @@ struct ModelLoader {
                 throw error(line: template.line, "a model-level <fetchRequest> has no name")
             }
             let request = try makeFetchRequest(template, byName: byName, owner: "the fetch request template \(name)")
-            model.setFetchRequestTemplate(request, forName: name)
             if let predicate = template["predicateString"] {
                 model.fetchRequestTemplatePredicateStrings[name] = predicate
+                request.predicate = try parsePredicate(predicate, line: template.line, owner: "the fetch request template \(name)")
             }
+            model.setFetchRequestTemplate(request, forName: name)
         }
         if let identifier = root["userDefinedModelVersionIdentifier"] {
             model.versionIdentifiers = [identifier]
@@ -524,6 +525,23 @@ struct ModelLoader {
             property.fetchRequest = try makeFetchRequest(
                 request, byName: byName, owner: "the fetched property", entity: entity.name, property: name)
             property.predicateString = request["predicateString"]
+            if let text = property.predicateString {
+                property.fetchRequest?.predicate = try parsePredicate(
+                    text, line: request.line, owner: "the fetched property", entity: entity.name, property: name)
+            }
+        }
+    }
+
+    /// A fetch request's `predicateString`, parsed (substitution variables stay
+    /// unbound until `fetchRequestFromTemplate(withName:substitutionVariables:)`).
+    private func parsePredicate(
+        _ text: String, line: Int, owner: String, entity: String? = nil, property: String? = nil
+    ) throws -> NSPredicate {
+        do {
+            return try NSPredicate.parse(format: text, arguments: [])
+        } catch let parseError as NSError {
+            throw error(entity: entity, property: property, line: line,
+                        "\(owner) has a predicate that does not parse: \(parseError.localizedDescription)")
         }
     }
 

@@ -97,7 +97,7 @@ extension NSManagedObjectModel {
         guard let template = fetchRequestTemplate(forName: name) else { return nil }
         let copy = NSFetchRequest<NSFetchRequestResult>(entityName: template.entityName ?? "")
         if let entity = template.entity { copy.entity = entity }
-        copy.predicate = template.predicate
+        copy.predicate = template.predicate?.withSubstitutionVariables(variables)
         copy.sortDescriptors = template.sortDescriptors
         copy.fetchLimit = template.fetchLimit
         copy.fetchOffset = template.fetchOffset
