@@ -63,7 +63,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let url = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
-        let model = Models.sampleModelV1()
+        let model = try Models.sampleModelV1()
         #expect(try compareAllRows(url, model) == 145)
 
         let backend = try openBackend(url, model)
@@ -92,7 +92,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let url = try Fixtures.copy("objcio_core-data__Moody.moody.sqlite", to: folder)
-        let model = Models.moody()
+        let model = try Models.moody()
         #expect(try compareAllRows(url, model) > 0)
 
         let backend = try openBackend(url, model)
@@ -112,7 +112,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let url = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
-        let model = Models.sampleModelV1()
+        let model = try Models.sampleModelV1()
         let backend = try openBackend(url, model)
         let expensive = model.entitiesByName["ExpensiveSportCar"]!
         let pk = try backend.allocateKeys(entity: expensive, count: 1)

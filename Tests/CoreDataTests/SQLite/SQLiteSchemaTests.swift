@@ -109,7 +109,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let url = folder.file("Sample.sqlite")
-        try openBackend(url, Models.sampleModelV1()).close()
+        try openBackend(url, try Models.sampleModelV1()).close()
         let apple = try RawDatabase(Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder))
         let ours = try RawDatabase(url)
         #expect(try ours.tables() == apple.tables())
@@ -139,7 +139,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let url = folder.file("Moody.sqlite")
-        try openBackend(url, Models.moody()).close()
+        try openBackend(url, try Models.moody()).close()
         let apple = try RawDatabase(Fixtures.copy("objcio_core-data__Moody.moody.sqlite", to: folder))
         let ours = try RawDatabase(url)
         #expect(try ours.tables() == apple.tables())

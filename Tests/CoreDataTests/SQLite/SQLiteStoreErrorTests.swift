@@ -45,7 +45,7 @@ import Testing
         try data.prefix(data.count / 2).write(to: url)
         let backend = SQLiteStoreBackend(url: url, options: [:])
         let before = fileBytes(url)
-        let sample = Models.sampleModelV1()
+        let sample = try Models.sampleModelV1()
         let error = #expect(throws: NSError.self) { try backend.load(model: sample, entities: sample.entities) }
         #expect(error?.code == CocoaError.Code.fileReadCorruptFile.rawValue)
         #expect(underlying(error)?.code == 11)

@@ -84,7 +84,7 @@ import Testing
     @Test("replacePersistentStore and destroyPersistentStore through the coordinator")
     func replaceAndDestroy() throws {
         defer { folder.remove() }
-        let model = Models.sampleModelV1()
+        let model = try Models.sampleModelV1()
         let source = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let destination = folder.file("Replaced.sqlite")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)

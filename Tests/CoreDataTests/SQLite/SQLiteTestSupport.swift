@@ -132,18 +132,18 @@ enum Models {
 
     /// CoreDataPlus SampleModel (version 1), as in
     /// fixtures/models/alemar11_CoreDataPlus__SampleModel.xcdatamodeld/SampleModel.xcdatamodel.
-    static func sampleModelV1() -> NSManagedObjectModel {
+    static func sampleModelV1() throws -> NSManagedObjectModel {
         // Loaded from the Xcode bundle: its version hashes equal the ones Apple wrote into
         // the store's metadata, which the store checks on open.
-        let bundle = try! ModelBundle.open(ModelFixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
-        return freeze(try! bundle.model(forVersion: "SampleModel"))
+        let bundle = try ModelBundle.open(ModelFixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
+        return freeze(try bundle.model(forVersion: "SampleModel"))
     }
 
     /// objcio Moody (first version), as in
     /// fixtures/models/objcio_core-data__Migrations_Moody.xcdatamodeld/Moody.xcdatamodel.
-    static func moody() -> NSManagedObjectModel {
-        let bundle = try! ModelBundle.open(ModelFixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld"))
-        return freeze(try! bundle.model(forVersion: "Moody"))
+    static func moody() throws -> NSManagedObjectModel {
+        let bundle = try ModelBundle.open(ModelFixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld"))
+        return freeze(try bundle.model(forVersion: "Moody"))
     }
 }
 
