@@ -133,7 +133,7 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     }
 
     /// Runs `block` on a new background context's queue and returns its result.
-    open func performBackgroundTask<T, E: Error>(_ block: @escaping (NSManagedObjectContext) throws(E) -> T) async throws(E) -> T {
+    open func performBackgroundTask<T, E: Error>(_ block: sending @escaping (NSManagedObjectContext) throws(E) -> T) async throws(E) -> T {
         let context = newBackgroundContext()
         return try await context.perform { () throws(E) -> T in try block(context) }
     }

@@ -30,7 +30,7 @@ extension NSManagedObjectContext {
     ///
     /// - Note: Apple parity: declared with typed throws (`throws(E)`), which behaves as
     ///   Apple's `rethrows`: a non-throwing block needs no `try`.
-    public func perform<T, E: Error>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws(E) -> T) async throws(E) -> T {
+    public func perform<T, E: Error>(schedule: ScheduledTaskType = .immediate, _ block: sending @escaping () throws(E) -> T) async throws(E) -> T {
         if schedule == .immediate, isOnOwnQueue {
             return try runAsCurrentTyped(block)
         }
@@ -55,7 +55,11 @@ extension NSManagedObjectContext {
     }
 
     var isOnOwnQueue: Bool {
-        if concurrencyType == .mainQueueConcurrencyType { return Thread.isMainThread }
+        if concurrencyType == .mainQueueConcurrencyType {
+            // After dispatchMain() (an async main, Swift Testing) the main queue runs on
+            // worker threads, so ask the queue, not only the thread.
+            return Thread.isMainThread || DispatchQueue.getSpecific(key: queueKey) != nil
+        }
         if concurrencyType == .confinementConcurrencyType { return true }
         return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
     }

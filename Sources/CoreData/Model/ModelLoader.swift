@@ -34,8 +34,10 @@ import Foundation
 ///   `codeGenerationType`, positions, tools versions) are ignored.
 ///
 /// - Note: Apple parity: fetch index elements written as `expression=` (not `property=`)
-///   are skipped; date validation limits written only as strings (`12/4/2013`, without
-///   `minDateTimeInterval`) are ignored.
+///   are skipped. A date validation limit is read from `minDateTimeInterval` /
+///   `maxDateTimeInterval` (seconds since 2001, what Xcode writes beside the string);
+///   a file with only the editor's `M/d/yyyy` string is read as that day at 00:00 UTC
+///   (Xcode used the editing machine's time zone, which the file does not record).
 struct ModelLoader {
     /// The `contents` file being read (named in every error).
     let file: URL
@@ -393,7 +395,7 @@ struct ModelLoader {
         func limit(_ text: String?, interval: String?) throws -> Any? {
             switch attribute.attributeType {
             case .dateAttributeType:
-                guard let interval else { return nil }
+                guard let interval else { return try Self.dateLimit(text, context: context, loader: self) }
                 guard let seconds = Double(interval) else {
                     throw error(entity: context.entity, property: context.property, line: context.line,
                                 "the date limit \"\(interval)\" is not a number of seconds")
@@ -619,5 +621,22 @@ struct ModelLoader {
     ) -> NSError {
         ModelLoadError.make(
             ModelLoadError.invalidModel, file: file, entity: entity, property: property, line: line, problem)
+    }
+
+    /// A date limit written only as the model editor's `M/d/yyyy` string.
+    private static func dateLimit(_ text: String?, context: Context, loader: ModelLoader) throws -> Date? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "M/d/yyyy"
+        guard let date = formatter.date(from: text) else {
+            throw loader.limitError(context, "the date limit \"\(text)\" is neither seconds nor a M/d/yyyy date")
+        }
+        return date
+    }
+
+    private func limitError(_ context: Context, _ problem: String) -> NSError {
+        error(entity: context.entity, property: context.property, line: context.line, problem)
     }
 }
