@@ -115,21 +115,31 @@ extension NSManagedObjectContext {
 
     /// Gives inserted objects permanent IDs now (a store key each), without saving.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
+        for (object, objectID) in try allocatePermanentIDs(for: objects) {
+            reassign(object, to: objectID)
+        }
+    }
+
+    /// Reserves a store key for each object that still has a temporary ID, one
+    /// `allocateKeys` call per inheritance root, without changing the objects.
+    func allocatePermanentIDs(for objects: [NSManagedObject]) throws -> [(NSManagedObject, NSManagedObjectID)] {
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "The context has no persistent store coordinator.")
         }
         let pending = objects.filter { $0.objectID.isTemporaryID && $0.context === self }
         let groups = Dictionary(grouping: pending) { ObjectIdentifier($0.entity.runtime.root) }
+        var result: [(NSManagedObject, NSManagedObjectID)] = []
         for group in groups.values {
             let entity = group[0].entity
             guard let store = coordinator.store(for: entity) else {
-                throw CoreDataError.make(NSPersistentStoreSaveError, "No store holds the entity \(entity.name ?? "?").")
+                throw CoreDataError.make(NSPersistentStoreSaveError, "No store of the coordinator holds the entity \(entity.name ?? "?").")
             }
             let first = try coordinator.allocateKeys(entity: entity, count: group.count, in: store)
             for (offset, object) in group.enumerated() {
-                reassign(object, to: NSManagedObjectID(entity: object.entity, store: store, reference: .permanent(first + Int64(offset))))
+                result.append((object, NSManagedObjectID(entity: object.entity, store: store, reference: .permanent(first + Int64(offset)))))
             }
         }
+        return result
     }
 
     func reassign(_ object: NSManagedObject, to objectID: NSManagedObjectID) {

@@ -27,18 +27,8 @@ final class SaveBatch {
     }
 
     private func assignKeys() throws {
-        let pending = inserts.filter { $0.objectID.isTemporaryID }
-        let groups = Dictionary(grouping: pending) { ObjectIdentifier($0.entity.runtime.root) }
-        for group in groups.values {
-            let entity = group[0].entity
-            guard let store = coordinator.store(for: entity) else {
-                throw CoreDataError.make(NSPersistentStoreSaveError, "No store of the coordinator holds the entity \(entity.name ?? "?").")
-            }
-            let first = try coordinator.allocateKeys(entity: entity, count: group.count, in: store)
-            for (offset, object) in group.enumerated() {
-                newIDs[ObjectIdentifier(object)] = NSManagedObjectID(
-                    entity: object.entity, store: store, reference: .permanent(first + Int64(offset)))
-            }
+        for (object, objectID) in try context.allocatePermanentIDs(for: inserts) {
+            newIDs[ObjectIdentifier(object)] = objectID
         }
     }
 
