@@ -29,7 +29,7 @@ build() { # build OUTPUT EXTRA-FLAGS...
     local output=$1
     shift
     "$cc" -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g -I "$module/include" "$@" \
-        "$module"/*.c "$module/tests/test_runtime.c" -o "$output" -lbsd -lpthread -lm
+        "$module"/*.c "$module"/tests/test_*.c -o "$output" -lbsd -lpthread -lm
 }
 
 # Runs a test binary; its last line must read "N passed, 0 failed".
