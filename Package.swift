@@ -40,7 +40,8 @@ let package = Package(
         // The C API's implementation: `@c` functions over the Swift API.
         .target(
             name: "CoreDataC",
-            dependencies: ["CoreData", "CCoreDataAPI"]
+            dependencies: ["CoreData", "CCoreDataAPI"],
+            exclude: ["exports.map"]
         ),
         // The seeds' shopping list, as a command-line program.
         .executableTarget(
