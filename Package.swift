@@ -8,6 +8,11 @@ let package = Package(
         .library(name: "CoreData", targets: ["CoreData"]),
         .executable(name: "coredata-demo", targets: ["coredata-demo"]),
         .executable(name: "coredata", targets: ["coredata"]),
+        // The C API: include/coredata.h over a shared library. The product cannot be named
+        // "coredata" (the command-line tool's product has that name), so SwiftPM builds
+        // libCoreDataC.so; scripts/install-capi.sh links it with the soname libcoredata.so
+        // and installs it under that name.
+        .library(name: "CoreDataC", type: .dynamic, targets: ["CoreDataC"]),
     ],
     targets: [
         // The runtime shim: KVC slot storage, fault state, dirty bits, snapshots (C, private).
@@ -29,6 +34,15 @@ let package = Package(
             name: "CoreData",
             dependencies: ["CCoreDataRuntime", "CCoreDataSQLite"]
         ),
+        // The public C header, as a module so that CoreDataC's `@c @implementation`
+        // functions are checked against its prototypes (the header drift check).
+        .systemLibrary(name: "CCoreDataAPI", path: "include"),
+        // The C API's implementation: `@c` functions over the Swift API.
+        .target(
+            name: "CoreDataC",
+            dependencies: ["CoreData", "CCoreDataAPI"],
+            exclude: ["exports.map"]
+        ),
         // The seeds' shopping list, as a command-line program.
         .executableTarget(
             name: "coredata-demo",
@@ -39,6 +53,11 @@ let package = Package(
         .testTarget(
             name: "CoreDataTests",
             dependencies: ["CoreData"]
+        ),
+        // Runs the C harness (Tests/CAPIHarness) and the examples through .ci/capi.sh.
+        .testTarget(
+            name: "CAPITests",
+            dependencies: ["CoreDataC"]
         ),
     ],
     swiftLanguageModes: [.v6]

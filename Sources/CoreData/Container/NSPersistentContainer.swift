@@ -92,8 +92,10 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
             if description.shouldAddStoreAsynchronously {
                 let box = UncheckedSendableBox((self, description, block))
                 DispatchQueue.global().async {
-                    let (container, description, block) = box.value
-                    block(description, container.load(description))
+                    // Not `let (a, b, c) = box.value`: in -O builds Swift 6.3.1's
+                    // CopyPropagation pass crashes on that destructuring.
+                    let value = box.value
+                    value.2(value.1, value.0.load(value.1))
                 }
             } else {
                 block(description, load(description))

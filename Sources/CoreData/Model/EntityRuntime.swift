@@ -13,8 +13,10 @@ final class EntityRuntime: @unchecked Sendable {
     /// `Z_ENT`: the entity's number in the store (depth-first, roots sorted by name).
     let entityID: Int
     unowned let root: NSEntityDescription
-    /// The entity and all its sub-entities, at any depth.
-    let family: [NSEntityDescription]
+    /// The entity and all its sub-entities, at any depth (unowned: the entity owns its
+    /// runtime, so strong references here would keep every frozen model alive forever).
+    var family: [NSEntityDescription] { familyMembers.map(\.entity) }
+    private let familyMembers: [UnownedEntity]
     unowned let entity: NSEntityDescription
 
     init(entity: NSEntityDescription, entityID: Int) {
@@ -47,8 +49,13 @@ final class EntityRuntime: @unchecked Sendable {
         var family: [NSEntityDescription] = []
         func walk(_ e: NSEntityDescription) { family.append(e); e.subentities.forEach(walk) }
         walk(entity)
-        self.family = family
+        self.familyMembers = family.map(UnownedEntity.init)
     }
 
     deinit { cdr_layout_release(layout) }
+}
+
+/// An entity held without a strong reference.
+private struct UnownedEntity {
+    unowned let entity: NSEntityDescription
 }

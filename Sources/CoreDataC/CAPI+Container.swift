@@ -1,0 +1,94 @@
+import CCoreDataAPI
+@_spi(Tools) @_spi(CAPI) import CoreData
+import Foundation
+
+// MARK: - Containers
+
+/// The open flags this build knows (`cd_open_flags`).
+private let knownOpenFlags = UInt32(CD_OPEN_READ_ONLY.rawValue | CD_OPEN_NO_MIGRATION.rawValue | CD_OPEN_IN_MEMORY.rawValue)
+
+@c @implementation public func cd_container_open(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ modelPath: UnsafePointer<CChar>?,
+    _ storePath: UnsafePointer<CChar>?, _ flags: UInt32
+) -> Int32 {
+    capi {
+        let out = try requireOut(out)
+        let modelURL = URL(fileURLWithPath: try requireString(modelPath, "model_path"))
+        guard flags & ~knownOpenFlags == 0 else {
+            throw CAPIError(.misuse, "Unknown cd_open_flags bits 0x\(String(flags & ~knownOpenFlags, radix: 16)).")
+        }
+        let inMemory = flags & UInt32(CD_OPEN_IN_MEMORY.rawValue) != 0
+        if !inMemory && storePath == nil {
+            throw CAPIError(.misuse, "store_path is NULL (pass a path, or CD_OPEN_IN_MEMORY).")
+        }
+        let model = try NSManagedObjectModel.load(contentsOf: modelURL)
+        let name = modelURL.deletingPathExtension().lastPathComponent
+        let container = NSPersistentContainer(name: name, managedObjectModel: model)
+        let description = NSPersistentStoreDescription()
+        if inMemory {
+            description.type = NSInMemoryStoreType
+        } else if let storePath {
+            description.url = URL(fileURLWithPath: String(cString: storePath))
+        }
+        description.isReadOnly = flags & UInt32(CD_OPEN_READ_ONLY.rawValue) != 0
+        let migrate = flags & UInt32(CD_OPEN_NO_MIGRATION.rawValue) == 0
+        description.shouldMigrateStoreAutomatically = migrate
+        description.shouldInferMappingModelAutomatically = migrate
+        container.persistentStoreDescriptions = [description]
+        var loadError: Error?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+        out.pointee = retained(ContainerBox(container: container))
+    }
+}
+
+@c @implementation public func cd_container_release(_ container: OpaquePointer?) {
+    release(container, as: ContainerBox.self)
+}
+
+@c @implementation public func cd_container_view_context(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ container: OpaquePointer?
+) -> Int32 {
+    capi {
+        let out = try requireOut(out)
+        let box = try handle(container, as: ContainerBox.self, "container")
+        out.pointee = retained(box.viewContext())
+    }
+}
+
+@c @implementation public func cd_container_new_background_context(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ container: OpaquePointer?
+) -> Int32 {
+    capi {
+        let out = try requireOut(out)
+        let box = try handle(container, as: ContainerBox.self, "container")
+        let context = box.container.newBackgroundContext()
+        out.pointee = retained(ContextBox(context: context, container: box.container))
+    }
+}
+
+@c @implementation public func cd_container_copy_model(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ container: OpaquePointer?
+) -> Int32 {
+    capi {
+        let out = try requireOut(out)
+        let box = try handle(container, as: ContainerBox.self, "container")
+        out.pointee = retained(ModelBox(box.container.managedObjectModel))
+    }
+}
+
+@c @implementation public func cd_container_object_id_from_uri(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ container: OpaquePointer?,
+    _ uri: UnsafePointer<CChar>?
+) -> Int32 {
+    capi {
+        let out = try requireOut(out)
+        let box = try handle(container, as: ContainerBox.self, "container")
+        let text = try requireString(uri, "uri")
+        guard let url = URL(string: text),
+              let objectID = box.container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: url) else {
+            throw CAPIError(.notFound, "No store or entity of this container matches the URI \(text).")
+        }
+        out.pointee = retained(ObjectIDBox(objectID))
+    }
+}

@@ -1,0 +1,257 @@
+import CCoreDataAPI
+@_spi(CAPI) import CoreData
+import Foundation
+
+// MARK: - Status codes and the thread-local last error
+//
+// Every entry point that returns a status runs its body through `capi`, which catches
+// every Swift error: a `CAPIError` carries its own status, an `NSError` in
+// NSCocoaErrorDomain keeps its code (Core Data's codes are the C status codes), anything
+// else is CD_ERROR. The message goes to thread-local storage for
+// `cd_last_error_message()`. No Swift trap is reachable: the entry points validate
+// handles, keys and types before calling APIs that would trap.
+
+/// An API-level failure with a `cd_status` and a message.
+struct CAPIError: Error {
+    enum Code: Int32 {
+        case error = 1, misuse = 2, nomem = 3, notFound = 4, type = 5, range = 6, null = 7
+        case unsupported = 8
+    }
+    let status: Int32
+    let message: String
+    init(_ code: Code, _ message: String) {
+        self.status = code.rawValue
+        self.message = message
+    }
+}
+
+/// The failure details of one thread, kept in a pthread key.
+final class ErrorState {
+    var status: Int32 = 0
+    var domain = ""
+    var key: String?
+    /// The message as a C string, owned here and replaced on the next failure.
+    var message: UnsafeMutablePointer<CChar>?
+
+    func set(status: Int32, domain: String, message: String, key: String?) {
+        self.status = status
+        self.domain = domain
+        self.key = key
+        free(self.message)
+        self.message = strdup(message)
+    }
+
+    func clear() {
+        guard status != 0 || message != nil else { return }
+        status = 0
+        domain = ""
+        key = nil
+        free(message)
+        message = nil
+    }
+
+    deinit { free(message) }
+}
+
+private let errorKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { pointer in
+        if let pointer { Unmanaged<ErrorState>.fromOpaque(pointer).release() }
+    }
+    return key
+}()
+
+/// This thread's error state (created on first use).
+func currentErrorState() -> ErrorState {
+    if let pointer = pthread_getspecific(errorKey) {
+        return Unmanaged<ErrorState>.fromOpaque(pointer).takeUnretainedValue()
+    }
+    let state = ErrorState()
+    pthread_setspecific(errorKey, Unmanaged.passRetained(state).toOpaque())
+    return state
+}
+
+let capiErrorDomain = "CDErrorDomain"
+
+/// Runs an entry point's body: CD_OK on success, else the failure's status, recorded for
+/// `cd_last_error_message()`.
+func capi(_ body: () throws -> Void) -> Int32 {
+    let state = currentErrorState()
+    do {
+        try body()
+        state.clear()
+        return 0
+    } catch {
+        let (status, domain, message, key) = describe(error)
+        state.set(status: status, domain: domain, message: message, key: key)
+        return status
+    }
+}
+
+/// The status, domain, message and validation key of any error.
+func describe(_ error: Error) -> (Int32, String, String, String?) {
+    if let error = error as? CAPIError {
+        return (error.status, capiErrorDomain, error.message, nil)
+    }
+    let nsError = error as NSError
+    let key = nsError.userInfo[NSValidationKeyErrorKey] as? String
+    let message = nsError.localizedDescription
+    guard nsError.domain == NSCocoaErrorDomain else {
+        return (CAPIError.Code.error.rawValue, nsError.domain, "\(message) (\(nsError.domain) \(nsError.code))", key)
+    }
+    switch nsError.code {
+    case 256...Int(Int32.max):
+        return (Int32(nsError.code), nsError.domain, message, key)
+    case 4: // NSFileNoSuchFileError
+        return (CAPIError.Code.notFound.rawValue, nsError.domain, message, key)
+    default:
+        return (CAPIError.Code.error.rawValue, nsError.domain, "\(message) (NSCocoaErrorDomain \(nsError.code))", key)
+    }
+}
+
+/// A pointer to static text.
+func staticText(_ text: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+// MARK: - Entry points
+
+@c @implementation public func cd_libversion_number() -> Int64 {
+    Int64(CD_VERSION_NUMBER)
+}
+
+@c @implementation public func cd_libversion() -> UnsafePointer<CChar>? {
+    staticText("0.1.0")
+}
+
+@c @implementation public func cd_status_string(_ status: Int32) -> UnsafePointer<CChar>? {
+    switch status {
+    case 0: staticText("success")
+    case 1: staticText("error")
+    case 2: staticText("API misuse (NULL handle, released context, wrong thread or wrong handle type)")
+    case 3: staticText("out of memory")
+    case 4: staticText("not found")
+    case 5: staticText("wrong value type")
+    case 6: staticText("out of range")
+    case 7: staticText("the value is null")
+    case 8: staticText("not supported")
+    case 256: staticText("the file could not be read")
+    case 257: staticText("no permission to read the file")
+    case 259: staticText("the file is corrupt or in an unknown format")
+    case 260: staticText("no such file")
+    case 512...640: staticText("the file could not be written")
+    case 1550: staticText("validation failed")
+    case 1551: staticText("a uniqueness constraint is violated")
+    case 1560: staticText("several validation errors")
+    case 1570: staticText("a mandatory property is missing")
+    case 1580: staticText("a to-many relationship has too few objects")
+    case 1590: staticText("a to-many relationship has too many objects")
+    case 1600: staticText("a Deny delete rule refused the delete")
+    case 1610: staticText("a number is too large")
+    case 1620: staticText("a number is too small")
+    case 1630: staticText("a date is too late")
+    case 1640: staticText("a date is too soon")
+    case 1650: staticText("a date is invalid")
+    case 1660: staticText("a string is too long")
+    case 1670: staticText("a string is too short")
+    case 1680: staticText("a string does not match its pattern")
+    case 1690: staticText("a URI is invalid")
+    case 2048: staticText("malformed predicate format")
+    case 132000: staticText("the context could not be locked")
+    case 132010: staticText("the coordinator could not be locked")
+    case 133000: staticText("the object no longer exists in its store")
+    case 133010: staticText("a relationship points to an object in another store or context")
+    case 133020: staticText("merge conflict")
+    case 133021: staticText("uniqueness constraint conflict")
+    case 134000: staticText("invalid persistent store type or no store")
+    case 134010: staticText("persistent store type mismatch")
+    case 134020: staticText("incompatible store schema")
+    case 134030: staticText("the store could not be saved")
+    case 134040: staticText("the store was saved only in part")
+    case 134050: staticText("save conflicts")
+    case 134060: staticText("Core Data error")
+    case 134070: staticText("persistent store operation failed")
+    case 134080: staticText("the persistent store could not be opened")
+    case 134090: staticText("persistent store timeout")
+    case 134091: staticText("the store does not support this request")
+    case 134100: staticText("the store was made by an incompatible model version")
+    case 134110...134170: staticText("migration failed")
+    case 134180: staticText("SQLite error")
+    case 134190: staticText("no mapping model could be inferred")
+    case 134200: staticText("external record import failed")
+    default: staticText("unknown status")
+    }
+}
+
+@c @implementation public func cd_last_error_message() -> UnsafePointer<CChar>? {
+    if let message = currentErrorState().message { return UnsafePointer(message) }
+    return staticText("")
+}
+
+@c @implementation public func cd_last_error_code() -> Int32 {
+    currentErrorState().status
+}
+
+// MARK: - Error details handle
+
+/// `cd_error`: a copy of one thread's last failure.
+final class ErrorBox: CAPIHandle {
+    override class var typeName: String { "cd_error" }
+    let status: Int32
+    let domain: UnsafeMutablePointer<CChar>?
+    let message: UnsafeMutablePointer<CChar>?
+    let key: UnsafeMutablePointer<CChar>?
+
+    init(_ state: ErrorState) {
+        status = state.status
+        domain = strdup(state.domain)
+        message = strdup(state.message.map { String(cString: $0) } ?? "")
+        key = state.key.flatMap { strdup($0) }
+    }
+
+    deinit {
+        free(domain)
+        free(message)
+        free(key)
+    }
+}
+
+@c @implementation public func cd_last_error_copy(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return CAPIError.Code.misuse.rawValue }
+    out.pointee = retained(ErrorBox(currentErrorState()))
+    return 0
+}
+
+@c @implementation public func cd_error_code(_ error: OpaquePointer?) -> Int32 {
+    guard let box = try? handle(error, as: ErrorBox.self) else { return CAPIError.Code.misuse.rawValue }
+    return box.status
+}
+
+@c @implementation public func cd_error_domain(_ error: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = try? handle(error, as: ErrorBox.self), let text = box.domain else { return staticText("") }
+    return UnsafePointer(text)
+}
+
+@c @implementation public func cd_error_message(_ error: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = try? handle(error, as: ErrorBox.self), let text = box.message else { return staticText("") }
+    return UnsafePointer(text)
+}
+
+@c @implementation public func cd_error_key(_ error: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = try? handle(error, as: ErrorBox.self), let text = box.key else { return nil }
+    return UnsafePointer(text)
+}
+
+@c @implementation public func cd_error_release(_ error: OpaquePointer?) {
+    release(error, as: ErrorBox.self)
+}
+
+// MARK: - Memory
+
+@c @implementation public func cd_string_free(_ string: UnsafeMutablePointer<CChar>?) {
+    free(string)
+}
+
+@c @implementation public func cd_blob_free(_ blob: UnsafeMutableRawPointer?) {
+    free(blob)
+}
