@@ -21,6 +21,7 @@ extension NSManagedObjectContext {
         eventInserted.removeAll()
         eventDeleted.removeAll()
         eventTouched.removeAll()
+        undoManager?.endEventGroup()
         guard !inserted.isEmpty || !deleted.isEmpty || !updated.isEmpty else { return }
         var info: [AnyHashable: Any] = [:]
         if !inserted.isEmpty { info[NSInsertedObjectsKey] = inserted }
@@ -61,6 +62,7 @@ extension NSManagedObjectContext {
                 object.isInsertedFlag = false
                 object.isDeletedFlag = false
                 unregister(object)
+                recordRemovalOfDeletedInsert(object)
             }
         }
     }
