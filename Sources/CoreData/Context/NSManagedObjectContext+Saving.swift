@@ -96,6 +96,8 @@ extension NSManagedObjectContext {
         processPendingChanges()
 
         try validateForSave()
+        try resolveUniquenessConflicts()
+        processPendingChanges()
 
         let inserts = Array(inserted.values)
         let updates = touched.values.filter(\.isUpdated)
