@@ -94,6 +94,7 @@ extension NSManagedObjectContext {
         for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
         // willSave may change more values or delete more objects.
         processPendingChanges()
+        computeDerivedAttributes()
 
         try validateForSave()
         try resolveUniquenessConflicts()
