@@ -28,8 +28,10 @@ extension NSManagedObjectContext {
         let keep = object.entity.runtime.slotProperties.filter { cdr_object_is_dirty(object.storage, $0.slot) }
         let kept = keep.map { ($0, object.primitiveValue(atSlot: $0.slot, property: $0)) }
         object.load(row)
-        for (property, value) in kept {
-            object.setPrimitive(value, for: property)
+        withoutUndoRegistration {
+            for (property, value) in kept {
+                object.setPrimitive(value, for: property)
+            }
         }
     }
 
@@ -41,7 +43,10 @@ extension NSManagedObjectContext {
 
     /// Discards every unsaved change: inserted objects leave, deleted ones come back,
     /// updated ones return to their committed values.
+    ///
+    /// Also empties the undo manager's stacks, as Apple's does.
     public func rollback() {
+        undoManager?.removeAllActions()
         pendingDeletes.removeAll()
         for object in inserted.values {
             object.isInsertedFlag = false
@@ -72,6 +77,7 @@ extension NSManagedObjectContext {
 
     /// Forgets every object: registered objects become unusable faults without context.
     public func reset() {
+        undoManager?.removeAllActions()
         for object in allRegisteredObjects {
             object.context = nil
             object.isInsertedFlag = false

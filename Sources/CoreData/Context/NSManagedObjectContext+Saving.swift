@@ -21,6 +21,7 @@ extension NSManagedObjectContext {
         eventInserted.removeAll()
         eventDeleted.removeAll()
         eventTouched.removeAll()
+        undoManager?.endEventGroup()
         guard !inserted.isEmpty || !deleted.isEmpty || !updated.isEmpty else { return }
         var info: [AnyHashable: Any] = [:]
         if !inserted.isEmpty { info[NSInsertedObjectsKey] = inserted }
@@ -61,6 +62,7 @@ extension NSManagedObjectContext {
                 object.isInsertedFlag = false
                 object.isDeletedFlag = false
                 unregister(object)
+                recordRemovalOfDeletedInsert(object)
             }
         }
     }
@@ -92,8 +94,11 @@ extension NSManagedObjectContext {
         for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
         // willSave may change more values or delete more objects.
         processPendingChanges()
+        computeDerivedAttributes()
 
         try validateForSave()
+        try resolveUniquenessConflicts()
+        processPendingChanges()
 
         let inserts = Array(inserted.values)
         let updates = touched.values.filter(\.isUpdated)

@@ -60,6 +60,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open var stalenessInterval: TimeInterval = -1
     open var shouldDeleteInaccessibleFaults = true
     open var automaticallyMergesChangesFromParent = false
+    /// Records inserts, deletes and property changes for `undo()`/`redo()`; nil (no
+    /// undo support, no cost) by default.
+    ///
+    /// - Note: Apple parity: nil by default, as on iOS (macOS contexts get one).
+    open var undoManager: UndoManager?
     /// Contexts keep every registered object alive (Apple keeps only changed ones
     /// strongly); `reset()` lets them go.
     open var retainsRegisteredObjects = true
@@ -241,6 +246,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         object.isInsertedFlag = true
         inserted[ObjectIdentifier(object)] = object
         eventInserted[ObjectIdentifier(object)] = object
+        recordInsertion(object)
         object.awakeFromInsert()
     }
 
@@ -253,6 +259,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if object.isDeletedFlag { return }
         let id = ObjectIdentifier(object)
         object.isDeletedFlag = true
+        recordDeletion(object)
         if object.isInsertedFlag {
             // Never saved: it simply leaves the context once its relationships let go.
             pendingDeletes.append(object)

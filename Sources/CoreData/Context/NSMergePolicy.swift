@@ -27,6 +27,14 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Resolves uniqueness conflicts found by a save: `error` throws
+    /// `NSManagedObjectConstraintMergeError`; the others keep one object per constraint
+    /// value (see ``resolveConstraintConflicts(_:)``). Subclasses override to decide
+    /// themselves.
+    open func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
+        try resolveConstraintConflicts(list)
+    }
+
     public static let error = NSMergePolicy(merge: .errorMergePolicyType)
     public static let rollback = NSMergePolicy(merge: .rollbackMergePolicyType)
     public static let overwrite = NSMergePolicy(merge: .overwriteMergePolicyType)

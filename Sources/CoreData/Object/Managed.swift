@@ -155,8 +155,12 @@ enum ManagedConversion {
         if let set = value as? Set<NSManagedObject> {
             if let typed = Set(set.map { $0 as AnyHashable }) as? Value { return typed }
             if let array = Array(set) as? Value { return array }
+            if Value.self == NSSet.self || Value.self == NSSet?.self { return NSSet(array: Array(set)) as! Value }
         }
-        if let ordered = value as? NSOrderedSet, let array = ordered.array as? Value { return array }
+        if let ordered = value as? NSOrderedSet {
+            if let array = ordered.array as? Value { return array }
+            if let typed = Set(ordered.array.map { $0 as! AnyHashable }) as? Value { return typed }
+        }
         if let empty = Set<AnyHashable>() as? Value, value == nil { return empty }
         coreDataMisuse("The value of \(key) (\(String(describing: value))) is not a \(type).")
     }

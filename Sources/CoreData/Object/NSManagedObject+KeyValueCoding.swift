@@ -158,6 +158,7 @@ extension NSManagedObject {
         context?.noteWillChange(self)
         switch property {
         case let attribute as NSAttributeDescription:
+            recordUndoableChange(ofSlot: attribute.slot)
             invalidValues.removeValue(forKey: attribute.slot)
             if !attribute.store(value, in: storage, slot: attribute.slot, dirty: true) {
                 // Apple accepts any object through KVC and reports the type at save.
@@ -171,6 +172,7 @@ extension NSManagedObject {
                 writeToOne(value as? NSManagedObject, slot: relationship.slot, dirty: true)
             }
         default:
+            recordUndoableChange(ofSlot: property.slot)
             let box = NSAttributeDescription.unwrap(value).map(ValueBox.init)
             var slotValue = cdr_value()
             if let box {

@@ -17,6 +17,7 @@ extension NSManagedObject {
             value.type = UInt8(CDR_OBJECT.rawValue)
             value.u.ref = Unmanaged.passUnretained(object).toOpaque()
         }
+        if dirty { recordUndoableChange(ofSlot: slot) }
         withExtendedLifetime(object) {
             _ = dirty ? cdr_object_set(storage, slot, &value) : cdr_object_load(storage, slot, &value)
         }
@@ -61,6 +62,7 @@ extension NSManagedObject {
 
     /// Replaces the members of a to-many slot (no inverse upkeep), recording the change.
     func replaceToManyPrimitive(_ relationship: NSRelationshipDescription, with objects: [NSManagedObject]) {
+        recordUndoableChange(ofSlot: relationship.slot)
         let set = loadedSet(slot: relationship.slot, relationship: relationship)
         cdr_set_remove_all(set)
         for object in objects { _ = cdr_set_add(set, Unmanaged.passUnretained(object).toOpaque()) }
@@ -71,7 +73,10 @@ extension NSManagedObject {
         context?.noteWillChange(self)
         fireFaultIfNeeded()
         let set = loadedSet(slot: relationship.slot, relationship: relationship)
-        if cdr_set_add(set, Unmanaged.passUnretained(object).toOpaque()) == 1 {
+        let pointer = Unmanaged.passUnretained(object).toOpaque()
+        if cdr_set_contains(set, pointer) { return }
+        recordUndoableChange(ofSlot: relationship.slot)
+        if cdr_set_add(set, pointer) == 1 {
             cdr_object_mark_dirty(storage, relationship.slot)
         }
     }
@@ -80,7 +85,10 @@ extension NSManagedObject {
         context?.noteWillChange(self)
         fireFaultIfNeeded()
         let set = loadedSet(slot: relationship.slot, relationship: relationship)
-        if cdr_set_remove(set, Unmanaged.passUnretained(object).toOpaque()) == 1 {
+        let pointer = Unmanaged.passUnretained(object).toOpaque()
+        guard cdr_set_contains(set, pointer) else { return }
+        recordUndoableChange(ofSlot: relationship.slot)
+        if cdr_set_remove(set, pointer) == 1 {
             cdr_object_mark_dirty(storage, relationship.slot)
         }
     }

@@ -4,31 +4,28 @@ internal import CCoreDataRuntime
 // MARK: - Validation performed on save
 
 extension NSManagedObject {
-    /// Mandatory properties are set and every value has its attribute's type.
+    /// Runs ``validateValue(_:forKey:)`` on every persistent property, collecting every
+    /// failure (one error, or `NSValidationMultipleErrorsError`).
     func validatePropertyValues() throws {
         var errors: [NSError] = []
         for property in entity.runtime.slotProperties where !property.isTransient {
-            let slot = property.slot
-            if let invalid = invalidValues[slot] {
-                errors.append(validationError(NSManagedObjectValidationError, property.name, invalid,
-                    "The value \(invalid) is not acceptable for the \((property as? NSAttributeDescription)?.attributeType ?? .undefinedAttributeType) attribute \(property.name)."))
-                continue
-            }
-            guard !property.isOptional else { continue }
-            let missing: Bool
-            if let relationship = property as? NSRelationshipDescription {
-                missing = relationship.isToMany
-                    ? false
-                    : toOneValue(slot: slot).map { $0.isDeletedFlag } ?? true
-            } else {
-                missing = cdr_object_get(storage, slot).map { $0.pointee.type == UInt8(CDR_NULL.rawValue) } ?? true
-            }
-            if missing {
-                errors.append(validationError(NSValidationMissingMandatoryPropertyError, property.name, nil,
-                    "\(property.name) is a required value."))
+            var value = primitiveValue(atSlot: property.slot, property: property)
+            do {
+                try validateValue(&value, forKey: property.name)
+            } catch let error as NSError {
+                errors += Self.flatten(error)
             }
         }
         try Self.throwCombined(errors)
+    }
+
+    /// The errors inside a multiple-errors error, or the error itself.
+    static func flatten(_ error: NSError) -> [NSError] {
+        if error.code == NSValidationMultipleErrorsError,
+           let details = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
+            return details
+        }
+        return [error]
     }
 
     /// A Deny rule forbids deleting an object that still has related objects.
@@ -51,6 +48,13 @@ extension NSManagedObject {
         var info: [String: Any] = [NSValidationObjectErrorKey: self, NSValidationKeyErrorKey: key]
         if let value { info[NSValidationValueErrorKey] = value }
         return CoreDataError.make(code, "\(entity.name ?? "?"): \(message)", userInfo: info)
+    }
+
+    /// A validation error in `NSCocoaErrorDomain` carrying this object, the key and the
+    /// value (`NSValidationObjectErrorKey`, `NSValidationKeyErrorKey`,
+    /// `NSValidationValueErrorKey`), for custom validation in subclasses.
+    public func validationError(code: Int, key: String, value: Any?, message: String) -> NSError {
+        validationError(code, key, value, message)
     }
 
     /// One error as itself; several as `NSValidationMultipleErrorsError`.
@@ -78,7 +82,7 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        for object in inserted.values { collect(object.validateForInsert) }
+        for object in inserted.values where !object.isDeletedFlag { collect(object.validateForInsert) }
         for object in touched.values where object.isUpdated { collect(object.validateForUpdate) }
         for object in deleted.values { collect(object.validateForDelete) }
         try NSManagedObject.throwCombined(errors)

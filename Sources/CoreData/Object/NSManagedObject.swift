@@ -180,6 +180,32 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         try validateDeleteRules()
     }
 
+    /// Checks one value for a property: the model's rules (mandatory, type, min/max
+    /// value or length, regular expression, date bounds, to-many counts, validation
+    /// predicates). Saving calls it for every property of each inserted and updated object.
+    ///
+    /// Override it for custom per-key validation (Apple's `validate<Key>(_:)` methods,
+    /// which need the Objective-C runtime): switch on `key`, throw an `NSError` (see
+    /// ``validationError(code:key:value:message:)``), and call `super` for the model's
+    /// rules. An override may also replace `value` to coerce it.
+    ///
+    /// ```swift
+    /// override func validateValue(_ value: inout Any?, forKey key: String) throws {
+    ///     try super.validateValue(&value, forKey: key)
+    ///     if key == "name", (value as? String)?.contains("/") == true {
+    ///         throw validationError(code: NSManagedObjectValidationError, key: key, value: value,
+    ///                               message: "A name cannot contain a slash.")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Note: Apple parity: Apple's Swift signature takes an
+    ///   `AutoreleasingUnsafeMutablePointer<AnyObject?>`, which Linux lacks; this takes
+    ///   `inout Any?`, so call sites read the same: `try object.validateValue(&value, forKey: "name")`.
+    open func validateValue(_ value: inout Any?, forKey key: String) throws {
+        try validateModelRules(value, forKey: key)
+    }
+
     // MARK: - Lifecycle hooks (override points)
 
     /// Called once, when the object is first inserted into a context.

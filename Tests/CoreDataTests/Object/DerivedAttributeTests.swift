@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import CoreData
+
+private enum DerivedModel {
+    static func make() -> NSManagedObjectModel {
+        func attribute(_ name: String, _ type: NSAttributeType, derived: String? = nil) -> NSAttributeDescription {
+            let attribute = NSAttributeDescription()
+            attribute.name = name
+            attribute.attributeType = type
+            if let derived { attribute.setDerivationExpression(format: derived) }
+            return attribute
+        }
+        let list = NSEntityDescription()
+        list.name = "List"
+        let item = NSEntityDescription()
+        item.name = "Item"
+        let items = NSRelationshipDescription()
+        items.name = "items"; items.destinationEntity = item; items.maxCount = 0
+        let owner = NSRelationshipDescription()
+        owner.name = "list"; owner.destinationEntity = list; owner.maxCount = 1
+        items.inverseRelationship = owner; owner.inverseRelationship = items
+        list.properties = [
+            attribute("title", .stringAttributeType),
+            attribute("titleCopy", .stringAttributeType, derived: "title"),
+            attribute("lowerTitle", .stringAttributeType, derived: "lowercase:(title)"),
+            attribute("upperTitle", .stringAttributeType, derived: "uppercase:(title)"),
+            attribute("searchTitle", .stringAttributeType, derived: "canonical:(title)"),
+            attribute("itemCount", .integer64AttributeType, derived: "items.@count"),
+            attribute("total", .doubleAttributeType, derived: "items.@sum.price"),
+            attribute("modified", .dateAttributeType, derived: "now()"),
+            items,
+        ]
+        item.properties = [attribute("price", .doubleAttributeType), owner]
+        let model = NSManagedObjectModel()
+        model.entities = [list, item]
+        return model
+    }
+}
+
+@Suite struct DerivedAttributeTests {
+    @Test("derived attributes are computed on save and stored", arguments: bothStoreTypes)
+    func computedOnSave(storeType: String) throws {
+        let stack = try TestStack(storeType: storeType, model: DerivedModel.make())
+        let list = stack.insert("List", ["title": "Crème Brûlée"])
+        for price in [1.5, 2.5] { stack.insert("Item", ["price": price]).setValue(list, forKey: "list") }
+        #expect(list.value(forKey: "itemCount") == nil)
+        let before = Date()
+        try stack.context.save()
+        #expect(list.value(forKey: "titleCopy") as? String == "Crème Brûlée")
+        #expect(list.value(forKey: "lowerTitle") as? String == "crème brûlée")
+        #expect(list.value(forKey: "upperTitle") as? String == "CRÈME BRÛLÉE")
+        #expect(list.value(forKey: "searchTitle") as? String == "creme brulee")
+        #expect((list.value(forKey: "itemCount") as? NSNumber)?.intValue == 2)
+        #expect((list.value(forKey: "total") as? NSNumber)?.doubleValue == 4.0)
+        let modified = try #require(list.value(forKey: "modified") as? Date)
+        #expect(modified >= before.addingTimeInterval(-1))
+        // A member's change updates the owner's aggregate at the next save.
+        stack.insert("Item", ["price": 6.0]).setValue(list, forKey: "list")
+        try stack.context.save()
+        let other = stack.newContext()
+        let copy = try other.existingObject(with: list.objectID)
+        #expect((copy.value(forKey: "itemCount") as? NSNumber)?.intValue == 3)
+        #expect((copy.value(forKey: "total") as? NSNumber)?.doubleValue == 10.0)
+    }
+}
