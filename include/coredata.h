@@ -83,7 +83,7 @@ typedef enum cd_status {
     CD_TYPE = 5,            /**< The value's type does not fit the attribute or result. */
     CD_RANGE = 6,           /**< The value or index is out of range. */
     CD_NULL = 7,            /**< The value is null (nil); nothing was written to the output. */
-    CD_UNSUPPORTED = 8,     /**< Not supported by this build. */
+    CD_UNSUPPORTED = 8,     /**< Not available here, or not enabled (undo). */
     CD_FILE_READ_NO_SUCH_FILE = 260,         /**< NSFileReadNoSuchFileError: no model file at the path. */
     CD_FILE_READ_CORRUPT_FILE = 259,         /**< NSFileReadCorruptFileError: the model file does not parse. */
     CD_VALIDATION = 1550,                    /**< NSManagedObjectValidationError. */
@@ -497,7 +497,7 @@ CD_API int cd_context_has_changes(int *out, cd_context *ctx);
  * Turns undo registration on or off for the context (an `UndoManager`).
  * @param ctx a context; not NULL
  * @param enabled 1 to record changes for undo, 0 to stop
- * @return #CD_OK; #CD_UNSUPPORTED while this build has no undo manager; #CD_MISUSE
+ * @return #CD_OK; #CD_MISUSE
  */
 CD_API int cd_context_set_undo_enabled(cd_context *ctx, int enabled);
 
@@ -505,7 +505,7 @@ CD_API int cd_context_set_undo_enabled(cd_context *ctx, int enabled);
  * Undoes the last group of changes.
  * @param ctx a context; not NULL
  * @return #CD_OK; #CD_NOTFOUND when there is nothing to undo; #CD_UNSUPPORTED while
- *         undo is not enabled or not available; #CD_MISUSE
+ *         undo is not enabled (see cd_context_set_undo_enabled()); #CD_MISUSE
  */
 CD_API int cd_context_undo(cd_context *ctx);
 
@@ -513,7 +513,7 @@ CD_API int cd_context_undo(cd_context *ctx);
  * Redoes the last undone group of changes.
  * @param ctx a context; not NULL
  * @return #CD_OK; #CD_NOTFOUND when there is nothing to redo; #CD_UNSUPPORTED while
- *         undo is not enabled or not available; #CD_MISUSE
+ *         undo is not enabled (see cd_context_set_undo_enabled()); #CD_MISUSE
  */
 CD_API int cd_context_redo(cd_context *ctx);
 

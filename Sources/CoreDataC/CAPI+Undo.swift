@@ -3,34 +3,57 @@ import CoreData
 
 // MARK: - Undo and redo
 //
-// The Swift API has no `UndoManager` yet (issue 4 adds it with `context.undoManager`,
-// `undo()` and `redo()`). Until then these entry points validate their arguments and
-// answer CD_UNSUPPORTED, so the ABI is stable and callers can already handle the status.
-// Wiring them up is three lines each once `context.undoManager` exists:
-//   enabled: box.context.undoManager = enabled != 0 ? UndoManager() : nil
-//   undo:    guard manager.canUndo else CD_NOTFOUND; box.context.undo()
-
-private func undoUnavailable() -> CAPIError {
-    CAPIError(.unsupported, "Undo is not available in this build: the Swift API has no UndoManager yet.")
-}
+// A context records undo only while it has an `UndoManager` (nil by default, as on iOS);
+// `cd_context_set_undo_enabled` gives it one or takes it away.
 
 @c @implementation public func cd_context_set_undo_enabled(_ ctx: OpaquePointer?, _ enabled: Int32) -> Int32 {
     capi {
         let box = try handle(ctx, as: ContextBox.self, "ctx")
-        try box.run { throw undoUnavailable() }
+        try box.run {
+            let context = box.context
+            if enabled != 0 {
+                if context.undoManager == nil { context.undoManager = UndoManager() }
+            } else {
+                context.undoManager = nil
+            }
+        }
     }
 }
 
 @c @implementation public func cd_context_undo(_ ctx: OpaquePointer?) -> Int32 {
     capi {
         let box = try handle(ctx, as: ContextBox.self, "ctx")
-        try box.run { throw undoUnavailable() }
+        try box.run {
+            let context = box.context
+            let manager = try undoManager(of: context)
+            context.processPendingChanges()
+            guard manager.canUndo else { throw CAPIError(.notFound, "There is nothing to undo.") }
+            context.undo()
+        }
     }
 }
 
 @c @implementation public func cd_context_redo(_ ctx: OpaquePointer?) -> Int32 {
     capi {
         let box = try handle(ctx, as: ContextBox.self, "ctx")
-        try box.run { throw undoUnavailable() }
+        try box.run {
+            let context = box.context
+            let manager = try undoManager(of: context)
+            context.processPendingChanges()
+            guard manager.canRedo else { throw CAPIError(.notFound, "There is nothing to redo.") }
+            context.redo()
+        }
     }
+}
+
+/// The context's undo manager, when undo is enabled and no nested group is open (where
+/// Apple's `undo` raises).
+private func undoManager(of context: NSManagedObjectContext) throws -> UndoManager {
+    guard let manager = context.undoManager else {
+        throw CAPIError(.unsupported, "Undo is not enabled for this context: call cd_context_set_undo_enabled(ctx, 1) first.")
+    }
+    guard manager.groupingLevel <= 1 else {
+        throw CAPIError(.misuse, "Undo was called with nested undo groups open.")
+    }
+    return manager
 }
