@@ -92,8 +92,10 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
             if description.shouldAddStoreAsynchronously {
                 let box = UncheckedSendableBox((self, description, block))
                 DispatchQueue.global().async {
-                    let (container, description, block) = box.value
-                    block(description, container.load(description))
+                    // Not `let (a, b, c) = box.value`: destructuring the tuple here
+                    // crashes Swift 6.3.1's optimizer (CopyPropagation) in -c release.
+                    let value = box.value
+                    value.2(value.1, value.0.load(value.1))
                 }
             } else {
                 block(description, load(description))
