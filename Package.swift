@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CoreData", targets: ["CoreData"]),
         .executable(name: "coredata-demo", targets: ["coredata-demo"]),
         .executable(name: "coredata", targets: ["coredata"]),
+        .executable(name: "coredata-bench", targets: ["coredata-bench"]),
     ],
     targets: [
         // The runtime shim: KVC slot storage, fault state, dirty bits, snapshots (C, private).
@@ -36,6 +37,12 @@ let package = Package(
             resources: [.copy("DataModel.xcdatamodeld")]
         ),
         .executableTarget(name: "coredata", dependencies: ["CoreData"]),
+        // Our stack against raw SQLite, same work, same process (README "Performance").
+        .executableTarget(
+            name: "coredata-bench",
+            dependencies: ["CoreData", "CCoreDataSQLite"],
+            exclude: ["README.md"]
+        ),
         .testTarget(
             name: "CoreDataTests",
             dependencies: ["CoreData"]
