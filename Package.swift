@@ -13,6 +13,7 @@ let package = Package(
         // libCoreDataC.so; scripts/install-capi.sh links it with the soname libcoredata.so
         // and installs it under that name.
         .library(name: "CoreDataC", type: .dynamic, targets: ["CoreDataC"]),
+        .executable(name: "coredata-bench", targets: ["coredata-bench"]),
     ],
     targets: [
         // The runtime shim: KVC slot storage, fault state, dirty bits, snapshots (C, private).
@@ -50,6 +51,12 @@ let package = Package(
             resources: [.copy("DataModel.xcdatamodeld")]
         ),
         .executableTarget(name: "coredata", dependencies: ["CoreData"]),
+        // Our stack against raw SQLite, same work, same process (README "Performance").
+        .executableTarget(
+            name: "coredata-bench",
+            dependencies: ["CoreData", "CCoreDataSQLite"],
+            exclude: ["README.md"]
+        ),
         .testTarget(
             name: "CoreDataTests",
             dependencies: ["CoreData"]

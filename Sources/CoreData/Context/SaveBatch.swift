@@ -42,10 +42,9 @@ final class SaveBatch {
     }
 
     private func withChanges(_ store: NSPersistentStore, _ body: (inout StoreChanges) -> Void) {
-        let key = ObjectIdentifier(store)
-        var entry = changes[key] ?? (store, StoreChanges())
-        body(&entry.1)
-        changes[key] = entry
+        // Mutate in place: copying the entry out and back made every append copy the
+        // store's whole change arrays (quadratic saves).
+        body(&changes[ObjectIdentifier(store), default: (store, StoreChanges())].1)
     }
 
     private func build() throws {

@@ -22,11 +22,11 @@ import Foundation
 @propertyWrapper
 public struct Managed<Value> {
     let key: String?
-    let token: Int
+    /// Set only while the property's name is being looked up (see `managedKey`).
+    var token = 0
 
     public init(key: String? = nil) {
         self.key = key
-        self.token = ManagedToken.next()
     }
 
     public init(wrappedValue: Value, key: String? = nil) {
@@ -45,19 +45,29 @@ public struct Managed<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Managed<Value>>
     ) -> Value {
         get {
-            let key = object.managedKey(for: storageKeyPath, explicit: object[keyPath: storageKeyPath].key,
-                                        token: object[keyPath: storageKeyPath].token)
-            return ManagedConversion.cast(object.value(forKey: key), to: Value.self, key: key)
+            object.managedValue(resolve(object, storageKeyPath), as: Value.self)
         }
         set {
-            let key = object.managedKey(for: storageKeyPath, explicit: object[keyPath: storageKeyPath].key,
-                                        token: object[keyPath: storageKeyPath].token)
-            object.setValue(newValue, forKey: key)
+            object.setManagedValue(newValue, resolve(object, storageKeyPath))
         }
+    }
+
+    /// The property behind a storage key path, for the object's entity: cached per key
+    /// path, so that an access costs no string hashing or reflection.
+    private static func resolve<Object: NSManagedObject>(
+        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Managed<Value>>
+    ) -> ManagedResolution {
+        if let resolution = ManagedPropertyCache.shared.resolution(for: storage, entity: object.entity) {
+            return resolution
+        }
+        let key = object[keyPath: storage].key ?? object.managedKey(for: storage)
+        ManagedPropertyCache.shared.insert(key, for: storage)
+        return ManagedPropertyCache.shared.resolution(for: storage, entity: object.entity)
+            ?? ManagedResolution(key: key, entity: object.entity)
     }
 }
 
-/// Unique tokens that let a `Managed` storage find its own property name once.
+/// Unique markers that let a `Managed` storage find its own property name once.
 enum ManagedToken {
     private static let counter = LockedCounter()
     static func next() -> Int { counter.next() }
@@ -75,43 +85,26 @@ final class LockedCounter: @unchecked Sendable {
     }
 }
 
-/// Property names of `@Managed` storages, per class and storage key path.
-final class ManagedKeyCache: @unchecked Sendable {
-    // @unchecked Sendable: `keys` is guarded by `lock`.
-    static let shared = ManagedKeyCache()
-    private let lock = NSLock()
-    private var keys: [AnyKeyPath: String] = [:]
-
-    func key(for path: AnyKeyPath) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return keys[path]
-    }
-
-    func set(_ key: String, for path: AnyKeyPath) {
-        lock.lock()
-        defer { lock.unlock() }
-        keys[path] = key
-    }
-}
-
 /// A storage value that mirrors can recognise.
 protocol ManagedStorage { var token: Int { get } }
 extension Managed: ManagedStorage {}
 
 extension NSManagedObject {
-    /// The key of a `@Managed` property: the explicit one, or the property's own name,
-    /// found once per class by reflection (the storage is the child `_name`).
-    func managedKey(for path: AnyKeyPath, explicit: String?, token: Int) -> String {
-        if let explicit { return explicit }
-        if let key = ManagedKeyCache.shared.key(for: path) { return key }
+    /// The name of a `@Managed` property, found by reflection (once per key path: the
+    /// caller caches it): the storage is marked with a unique token, and the child
+    /// `_name` of the object's mirror that carries it names the property.
+    func managedKey<Object: NSManagedObject, Value>(for path: ReferenceWritableKeyPath<Object, Managed<Value>>) -> String {
+        guard let object = self as? Object else { coreDataMisuse("@Managed storage of another class") }
+        let marker = ManagedToken.next()
+        let saved = object[keyPath: path].token
+        object[keyPath: path].token = marker
+        defer { object[keyPath: path].token = saved }
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {
             for child in current.children {
-                if let storage = child.value as? ManagedStorage, storage.token == token,
+                if let storage = child.value as? ManagedStorage, storage.token == marker,
                    var label = child.label {
                     if label.hasPrefix("_") { label.removeFirst() }
-                    ManagedKeyCache.shared.set(label, for: path)
                     return label
                 }
             }

@@ -262,6 +262,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return [] }
         lock.lock()
         defer { lock.unlock() }
+        if let rows = try store.backend.relatedRows(relationship: relationship, pk: pk) {
+            // The members' faults will fire from the cache instead of a query each.
+            for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
+            return rows.map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
+        }
         return try store.backend.relatedKeys(relationship: relationship, pk: pk)
     }
 

@@ -4,6 +4,14 @@ internal import CCoreDataSQLite
 
 // MARK: - Saving
 
+/// Names the SQL of an INSERT (every field) or an UPDATE (the fields at these indexes of
+/// the entity plan) of one entity.
+struct WriteSQLKey: Hashable {
+    let entityID: Int
+    let update: Bool
+    let fields: [Int]
+}
+
 extension SQLiteStoreBackend {
     /// The gap between ordering keys (`Z_FOK_` columns) of consecutive members.
     static let orderingStep: Int64 = 1024
@@ -85,14 +93,21 @@ extension SQLiteStoreBackend {
 
     private func insert(_ write: StoreChanges.Write, on connection: SQLiteConnection) throws {
         let plan = try plan(for: write.entity)
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        for field in plan.fields {
-            columns.append(field.column)
-            if case let .toOne(_, entityColumn?, _) = field.kind { columns.append(entityColumn) }
+        let key = WriteSQLKey(entityID: write.entity.runtime.entityID, update: false, fields: [])
+        let sql: String
+        if let cached = writeSQL[key] {
+            sql = cached
+        } else {
+            var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+            for field in plan.fields {
+                columns.append(field.column)
+                if case let .toOne(_, entityColumn?, _) = field.kind { columns.append(entityColumn) }
+            }
+            let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+            sql = "INSERT INTO \(plan.tableName) (\(columns.joined(separator: ", "))) VALUES (\(marks))"
+            writeSQL[key] = sql
         }
-        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let statement = try connection.cached(
-            "INSERT INTO \(plan.tableName) (\(columns.joined(separator: ", "))) VALUES (\(marks))")
+        let statement = try connection.cached(sql)
         try statement.bind(1, write.pk)
         try statement.bind(2, Int64(write.entity.runtime.entityID))
         try statement.bind(3, Int64(1))
@@ -105,15 +120,23 @@ extension SQLiteStoreBackend {
 
     private func update(_ write: StoreChanges.Write, on connection: SQLiteConnection) throws {
         let plan = try plan(for: write.entity)
-        let fields = write.changedSlots.compactMap { plan.fieldBySlot[$0] }.sorted().map { plan.fields[$0] }
-        var assignments: [String] = []
-        for field in fields {
-            assignments.append("\(field.column) = ?")
-            if case let .toOne(_, entityColumn?, _) = field.kind { assignments.append("\(entityColumn) = ?") }
+        let indexes = write.changedSlots.compactMap { plan.fieldBySlot[$0] }.sorted()
+        let fields = indexes.map { plan.fields[$0] }
+        let key = WriteSQLKey(entityID: write.entity.runtime.entityID, update: true, fields: indexes)
+        let sql: String
+        if let cached = writeSQL[key] {
+            sql = cached
+        } else {
+            var assignments: [String] = []
+            for field in fields {
+                assignments.append("\(field.column) = ?")
+                if case let .toOne(_, entityColumn?, _) = field.kind { assignments.append("\(entityColumn) = ?") }
+            }
+            assignments.append("Z_OPT = Z_OPT + 1")
+            sql = "UPDATE \(plan.tableName) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+            writeSQL[key] = sql
         }
-        assignments.append("Z_OPT = Z_OPT + 1")
-        let statement = try connection.cached(
-            "UPDATE \(plan.tableName) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?")
+        let statement = try connection.cached(sql)
         var index: Int32 = 1
         for field in fields {
             try bind(field, of: write.values, to: statement, at: &index, on: connection)

@@ -46,6 +46,9 @@ final class SQLiteStoreBackend: StoreBackend {
     var selectPrefixes: [String] = []
     /// The metadata as last written to `Z_METADATA` (to write it only when it changed).
     var storedMetadata: NSDictionary = [:]
+    /// INSERT and UPDATE statements' SQL by entity and written fields, built once
+    /// (SQLiteStoreBackend+Save.swift).
+    var writeSQL: [WriteSQLKey: String] = [:]
 
     /// How one slot of a concrete entity maps to its table.
     struct Field {

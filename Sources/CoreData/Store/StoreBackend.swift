@@ -30,6 +30,9 @@ protocol StoreBackend: AnyObject {
     /// The keys of the objects related to `pk` through a to-many `relationship`, in order
     /// (ordered relationships by position).
     func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey]
+    /// The whole rows of those objects, in the same order, when the store reads them in
+    /// one query (so that their faults fire from the row cache); nil to use `relatedKeys`.
+    func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]?
     /// Reserves `count` new primary keys for the inheritance root of `entity`; returns the
     /// first.
     func allocateKeys(entity: NSEntityDescription, count: Int) throws -> Int64
@@ -37,6 +40,10 @@ protocol StoreBackend: AnyObject {
     func save(_ changes: StoreChanges) throws
     /// Releases files and handles.
     func close()
+}
+
+extension StoreBackend {
+    func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]? { nil }
 }
 
 /// An object's identity inside one store.

@@ -1,0 +1,29 @@
+import Foundation
+
+// MARK: - Reading the members of a to-many with their rows
+
+extension SQLiteStoreBackend {
+    /// The rows of the objects a one-to-many relationship holds (children found by their
+    /// foreign key), in `relatedKeys`' order, read in one query. Apple's store does the
+    /// same when a to-many fault fires: the members arrive as faults whose data is
+    /// already in the row cache. Many-to-many relationships, and children whose `Z_ENT`
+    /// is not an entity of this store, answer nil (keys only).
+    func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]? {
+        guard relationship.isToMany,
+              case let .children(table, foreignKey, orderColumn)? = schema.toMany[ObjectIdentifier(relationship)]
+        else { return nil }
+        let connection = try requireConnection()
+        let order = orderColumn.map { "\($0), Z_PK" } ?? "Z_PK"
+        return try readFailure {
+            let statement = try connection.cached(selectPrefixes[table] + " WHERE \(foreignKey) = ? ORDER BY \(order)")
+            try statement.bind(1, pk)
+            defer { statement.reset() }
+            var rows: [StoreRow] = []
+            while try statement.step() {
+                guard let row = try decodeRow(statement) else { return nil }
+                rows.append(row)
+            }
+            return rows
+        }
+    }
+}
