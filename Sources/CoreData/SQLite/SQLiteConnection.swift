@@ -9,6 +9,11 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// Called with the SQL of every statement SQLite starts (see
+    /// `SQLiteConnection+Trace.swift`); nil when nobody listens.
+    var statementObserver: ((String) -> Void)? {
+        didSet { installTrace(statementObserver != nil) }
+    }
 
     /// Opens (and with `create`, creates) the database at `path`.
     ///

@@ -25,6 +25,8 @@ protocol StoreBackend: AnyObject {
     /// plan's order, after offset/limit.
     func fetch(_ plan: FetchPlan) throws -> [StoreRow]
     func count(_ plan: FetchPlan) throws -> Int
+    /// The keys of the rows `fetch` would return, without reading their values.
+    func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey]
     /// The row of one object, or nil when it no longer exists.
     func row(entity: NSEntityDescription, pk: Int64) throws -> StoreRow?
     /// The keys of the objects related to `pk` through a to-many `relationship`, in order
@@ -37,6 +39,12 @@ protocol StoreBackend: AnyObject {
     func save(_ changes: StoreChanges) throws
     /// Releases files and handles.
     func close()
+}
+
+extension StoreBackend {
+    func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey] {
+        try fetch(plan).map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
+    }
 }
 
 /// An object's identity inside one store.
