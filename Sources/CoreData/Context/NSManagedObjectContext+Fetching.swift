@@ -99,6 +99,7 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { return [] }
         let stores = try stores(for: request, entity: entity)
         let predicate = request.predicate
+        if let predicate { try PredicateValidation.validate(predicate, for: entity) }
         let descriptors = request.sortDescriptors ?? []
         let sorts = descriptors.compactMap(SortKeyResolver.sortKey(for:))
         let pending = request.includesPendingChanges && hasPendingChanges(for: entity)

@@ -15,14 +15,10 @@ extension SQLPredicateCompiler {
         case .any, .all:
             guard case .toMany(let many) = lhs else { throw StoreFetchUnsupported() }
             if case .toMany = rhs { throw StoreFetchUnsupported() }
-            let group = try members(many, variable: nil)
-            let element = try keyPath(many.rest, from: group.scope, path: many.path)
-            if case .toMany = element { throw StoreFetchUnsupported() }
-            let test = try compare(p, element, rhs)
             if p.comparisonPredicateModifier == .any {
-                return "EXISTS" + memberQuery("1", group, where: test)
+                return try someMember(of: many) { try compare(p, $0, rhs) }
             }
-            return "NOT EXISTS" + memberQuery("1", group, where: Self.not(test))
+            return "NOT " + (try someMember(of: many) { Self.not(try compare(p, $0, rhs)) })
         case .direct:
             switch (lhs, rhs) {
             case (.toMany(let many), _) where op == .contains:
@@ -43,11 +39,22 @@ extension SQLPredicateCompiler {
     /// `to-many CONTAINS x` / `x IN to-many`: some member equals `x`.
     private func membership(of needle: Term, in many: ToMany, _ p: NSComparisonPredicate) throws -> String {
         if case .constant(let value) = needle, PredicateValue.isNull(value) { return "0" }
+        return try someMember(of: many) { try equality($0, needle, p.options, negated: false) }
+    }
+
+    /// `EXISTS (…)`: some element of the to-many key path passes `test`. A second to-many
+    /// step nests another `EXISTS`, which selects what memory's flattened collection does
+    /// (`clubs.members.name` is every member's name of every club).
+    private func someMember(of many: ToMany, _ test: (Term) throws -> String) throws -> String {
         let group = try members(many, variable: nil)
         let element = try keyPath(many.rest, from: group.scope, path: many.path)
-        if case .toMany = element { throw StoreFetchUnsupported() }
-        let test = try equality(element, needle, p.options, negated: false)
-        return "EXISTS" + memberQuery("1", group, where: test)
+        let condition: String
+        if case .toMany(let inner) = element {
+            condition = try someMember(of: inner, test)
+        } else {
+            condition = try test(element)
+        }
+        return "EXISTS" + memberQuery("1", group, where: condition)
     }
 
     // MARK: - One value against one value

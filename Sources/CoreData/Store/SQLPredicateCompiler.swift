@@ -130,9 +130,13 @@ enum SQLBinding {
 }
 
 extension SQLiteStatement {
-    func bind(_ bindings: [SQLBinding], from first: Int32 = 1) throws {
+    /// Binds `bindings` to parameters `?1`, `?2`, … Values the SQL does not use (the
+    /// compiler bound a constant, then decided the comparison without it) are skipped.
+    func bind(_ bindings: [SQLBinding]) throws {
+        let count = parameterCount
         for (offset, binding) in bindings.enumerated() {
-            let index = first + Int32(offset)
+            let index = Int32(offset + 1)
+            guard index <= count else { break }
             switch binding {
             case .null: try bindNull(index)
             case .integer(let value): try bind(index, value)
