@@ -83,6 +83,28 @@ extension SQLiteStoreBackend {
         }
     }
 
+    /// Rows by primary key, 500 per statement.
+    func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow] {
+        let connection = try requireConnection()
+        guard let t = schema.tableIndex(for: entity) else { return [] }
+        var rows: [StoreRow] = []
+        var start = 0
+        while start < pks.count {
+            let chunk = pks[start..<min(pks.count, start + 500)]
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            try readFailure {
+                let statement = try connection.cached(selectPrefixes[t] + " WHERE Z_PK IN (\(marks))")
+                defer { statement.reset() }
+                for (i, pk) in chunk.enumerated() { try statement.bind(Int32(i + 1), pk) }
+                while try statement.step() {
+                    if let row = try decodeRow(statement) { rows.append(row) }
+                }
+            }
+        }
+        return rows
+    }
+
     func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey] {
         let connection = try requireConnection()
         guard let destination = relationship.destinationEntity,

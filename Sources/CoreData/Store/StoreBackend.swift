@@ -29,6 +29,8 @@ protocol StoreBackend: AnyObject {
     func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey]
     /// The row of one object, or nil when it no longer exists.
     func row(entity: NSEntityDescription, pk: Int64) throws -> StoreRow?
+    /// The rows of several objects of one inheritance family (those that still exist).
+    func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow]
     /// The keys of the objects related to `pk` through a to-many `relationship`, in order
     /// (ordered relationships by position).
     func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey]
@@ -42,6 +44,10 @@ protocol StoreBackend: AnyObject {
 }
 
 extension StoreBackend {
+    func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow] {
+        try pks.compactMap { try row(entity: entity, pk: $0) }
+    }
+
     func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey] {
         try fetch(plan).map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
     }

@@ -7,8 +7,12 @@ import Testing
     /// Records the statements a connection runs.
     final class StatementLog {
         var statements: [String] = []
-        init(_ stack: TestStack) throws {
-            let backend = try #require(stack.coordinator.persistentStores.first?.backend as? SQLiteStoreBackend)
+        convenience init(_ stack: TestStack) throws {
+            try self.init(stack.coordinator)
+        }
+
+        init(_ coordinator: NSPersistentStoreCoordinator) throws {
+            let backend = try #require(coordinator.persistentStores.first?.backend as? SQLiteStoreBackend)
             let connection = try #require(backend.connection)
             connection.statementObserver = { [unowned self] in self.statements.append($0) }
         }
