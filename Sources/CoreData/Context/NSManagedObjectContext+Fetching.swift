@@ -99,7 +99,7 @@ extension NSManagedObjectContext {
         let stores = try stores(for: request, entity: entity)
         let predicate = request.predicate
         if let predicate { try PredicateValidation.validate(predicate, for: entity) }
-        let descriptors = request.sortDescriptors ?? []
+        let descriptors = (request.sortDescriptors ?? []).map(SortKeyResolver.keyed)
         let sorts = descriptors.compactMap(SortKeyResolver.sortKey(for:))
         let pending = request.includesPendingChanges && hasPendingChanges(for: entity)
         var sortInMemory = sorts.count != descriptors.count || pending || stores.count > 1

@@ -30,6 +30,15 @@ enum SortKeyResolver {
         return SortKey(keyPath: key, ascending: descriptor.ascending, comparison: comparison)
     }
 
+    /// A fetch's descriptor as a key-based one: Foundation's Swift key path descriptors
+    /// on `@Managed` properties become `NSSortDescriptor(key:ascending:)`, so that the
+    /// store and memory sort them the same way. Others are returned as they are.
+    static func keyed(_ descriptor: NSSortDescriptor) -> NSSortDescriptor {
+        guard !(descriptor is KeyedSortDescriptor),
+              let key = ManagedKeyPathResolver.key(forAny: descriptor.keyPath) else { return descriptor }
+        return KeyedSortDescriptor(key: key, ascending: descriptor.ascending, selector: Selector("compare:"))
+    }
+
     static func sorted(_ objects: [NSManagedObject], by descriptors: [NSSortDescriptor]) -> [NSManagedObject] {
         NSSortDescriptor.sort(objects, by: descriptors)
     }

@@ -248,3 +248,22 @@ import Testing
         #expect(Set(names) == ["apple", "Apricot"])
     }
 }
+
+/// `NSSortDescriptor(keyPath:ascending:)` on `@Managed` properties (issue 5, item 5).
+@Suite struct KeyPathSortDescriptorTests {
+    @Test("a Swift key path to a @Managed property sorts by its key, in SQL and in memory",
+          arguments: FetchRequestFeatureTests.storeTypes)
+    func keyPaths(_ storeType: String) throws {
+        let stack = try FetchRequestFeatureTests.shopping(storeType)
+        let context = stack.newContext()
+        #expect(NSSortDescriptor(keyPath: \ShoppingItem.quantity, ascending: false).key == "quantity")
+        #expect(NSSortDescriptor(keyPath: \ShoppingItem.name, ascending: true).key == "name")
+        #expect(NSSortDescriptor(keyPath: \ShoppingItem.purchased, ascending: true).key == "purchased")
+        #expect(NSSortDescriptor(keyPath: \ShoppingItem.price, ascending: true).key == "price")
+        let request = NSFetchRequest<ShoppingItem>(entityName: "ShoppingItem")
+        request.sortDescriptors = [NSSortDescriptor(keyPath: \ShoppingItem.quantity, ascending: false),
+                                   NSSortDescriptor(keyPath: \ShoppingItem.name, ascending: true)]
+        request.fetchLimit = 4
+        #expect(try context.fetch(request).map(\.name) == ["Nails", "Eggs", "Stray", "Milk"])
+    }
+}
