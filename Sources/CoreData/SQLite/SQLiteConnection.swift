@@ -60,6 +60,9 @@ final class SQLiteConnection {
             return statement
         }
         let statement = try prepare(sql)
+        // Compiled predicates make many distinct statements: keep the cache bounded
+        // (statements in use stay alive through their callers' references).
+        if statements.count >= 512 { statements.removeAll(keepingCapacity: true) }
         statements[sql] = statement
         return statement
     }

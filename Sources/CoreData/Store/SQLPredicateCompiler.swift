@@ -63,7 +63,10 @@ final class SQLPredicateCompiler {
 
     /// The SQL condition for `predicate` on the root scope.
     func condition(_ predicate: NSPredicate) throws -> String {
-        try compile(predicate, root)
+        let sql = try compile(predicate, root)
+        // SQLite allows 32766 parameters; huge IN lists are filtered in memory instead.
+        if bindings.count > 30_000 { throw StoreFetchUnsupported() }
+        return sql
     }
 
     /// The FROM clause: the root table as `t0` and every join the compiled SQL needs.
