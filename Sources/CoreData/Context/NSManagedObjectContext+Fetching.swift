@@ -11,6 +11,9 @@ extension NSManagedObjectContext {
     ///   a context without stores, or a store failure.
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         let entity = try resolveEntity(request)
+        if request.propertiesToGroupBy?.isEmpty == false, request.resultType != .dictionaryResultType {
+            throw CoreDataError.make(NSCoreDataError, "Invalid fetch request: GROUP BY requires NSDictionaryResultType.")
+        }
         switch request.resultType {
         case .countResultType:
             return try [NSNumber(value: count(for: request)) as! T]

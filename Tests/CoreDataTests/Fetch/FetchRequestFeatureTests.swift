@@ -90,6 +90,10 @@ import Testing
         request.propertiesToGroupBy = ["list"]
         let error = try #require(throws: NSError.self) { try context.fetch(request) }
         #expect(error.localizedDescription.contains("GROUP BY"))
+        let objects = NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem")
+        objects.propertiesToGroupBy = ["list"]
+        let misuse = try #require(throws: NSError.self) { try context.fetch(objects) }
+        #expect(misuse.localizedDescription.contains("NSDictionaryResultType"))
     }
 
     @Test("returnsDistinctResults removes duplicate rows", arguments: storeTypes)
