@@ -3,7 +3,8 @@ import Foundation
 /// The batches of a `fetchBatchSize` fetch whose rows have not been read: the first
 /// fault fired in a batch reads the rows of the whole batch with one statement.
 ///
-/// Guarded by the coordinator's lock, like the row cache.
+/// Guarded by the coordinator's lock, like the row cache. A batch nobody touches stays
+/// until its store is removed (a few bytes per key).
 struct FaultBatches {
     struct Batch {
         let entity: NSEntityDescription
