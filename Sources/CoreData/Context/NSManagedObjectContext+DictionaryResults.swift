@@ -116,7 +116,7 @@ extension NSManagedObjectContext {
         func value(for object: NSManagedObject?) throws -> Any? {
             guard let object else { return nil }
             if let keyPath {
-                let value = try KeyValueReader.value(forKeyPath: keyPath, of: object)
+                let value = NSExpression.plain(try KeyValueReader.value(forKeyPath: keyPath, of: object))
                 return (value as? NSManagedObject)?.objectID ?? value
             }
             return try expression?.value(with: object)

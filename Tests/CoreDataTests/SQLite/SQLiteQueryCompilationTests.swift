@@ -160,4 +160,34 @@ import Testing
             #expect(fetched.map(\.objectID) == expected.map(\.objectID), "\(selector)")
         }
     }
+
+    @Test("odd predicates never crash: both stores give the same rows or both throw", arguments: [
+        "name IN 3", "pets.@sum.name > 1", "SUBQUERY(name, $x, $x == 1).@count > 0", "ANY name == 'a'",
+        "FUNCTION(name, 'foo') == 1", "name[FIRST] == 'a'", "CAST(name, 'NSDate') > now()",
+        "$unbound == 1", "age BETWEEN {1}", "name MATCHES '('", "pets.@avg.name > 1",
+        "team.people.pets.name == 'a'", "@count > 1", "team.@sum.rank > 1", "ALL team.title == 'a'",
+        "pets == nil", "pets != nil", "pets.legs == pets.legs", "clubs CONTAINS nil", "nil IN clubs",
+        "age / 0 > 1", "score BETWEEN {'a', 'b'}", "token > %@", "born == 3", "active BEGINSWITH 'a'",
+        "SUBQUERY(pets, $p, ANY $p.owner.clubs.name == 'bob').@count > 0", "TERNARY(age > 3, name, nickname) == 'bob'",
+        "lowercase(name) == 'bob'", "name.length > 3", "pets[SIZE] > 1", "SELF == nil", "SELF.name ==[cd] 'BOB'",
+    ])
+    func oddPredicates(_ format: String) throws {
+        var results: [Result<Set<Int64>, Error>] = []
+        for storeType in [NSSQLiteStoreType, NSInMemoryStoreType] {
+            let stack = try TestStack(storeType: storeType, model: DifferentialModel.make())
+            DifferentialModel.populate(stack.context, seed: 5)
+            try stack.context.save()
+            let context = stack.newContext()
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+            results.append(Result {
+                request.predicate = try NSPredicate.parse(format: format, arguments: [DifferentialModel.uuids[0]])
+                return Set(try context.fetch(request).compactMap { $0.value(forKey: "serial") as? Int64 })
+            })
+        }
+        switch (results[0], results[1]) {
+        case let (.success(a), .success(b)): #expect(a == b)
+        case (.failure, .failure): break
+        default: Issue.record("\(format): SQLite \(results[0]) vs memory \(results[1])")
+        }
+    }
 }
