@@ -28,7 +28,7 @@ enum ExitStatus {
 }
 
 enum Subcommands {
-    static var all: [any Subcommand.Type] { [ModelCommand.self] }
+    static var all: [any Subcommand.Type] { [ModelCommand.self, QueryCommand.self] }
 
     static var usage: String {
         var text = "usage: coredata <subcommand> [arguments]\n\nsubcommands:\n"

@@ -11,17 +11,19 @@ extension NSManagedObjectContext {
     ///   a context without stores, or a store failure.
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         let entity = try resolveEntity(request)
+        if request.propertiesToGroupBy?.isEmpty == false, request.resultType != .dictionaryResultType {
+            throw CoreDataError.make(NSCoreDataError, "Invalid fetch request: GROUP BY requires NSDictionaryResultType.")
+        }
         switch request.resultType {
         case .countResultType:
             return try [NSNumber(value: count(for: request)) as! T]
         case .managedObjectIDResultType:
             return try fetchObjects(request, entity: entity, faults: true).map { cast($0.objectID, request) }
         case .dictionaryResultType:
-            return try fetchObjects(request, entity: entity, faults: false).map { object in
-                cast(dictionary(for: object, request: request) as NSDictionary, request)
-            }
+            return try fetchDictionaries(request, entity: entity).map { cast($0, request) }
         default:
-            let objects = try fetchObjects(request, entity: entity, faults: request.returnsObjectsAsFaults)
+            let objects = try fetchObjects(request, entity: entity,
+                                           faults: request.returnsObjectsAsFaults || request.fetchBatchSize > 0)
             var result: [T] = []
             result.reserveCapacity(objects.count)
             for object in objects {
@@ -99,7 +101,8 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { return [] }
         let stores = try stores(for: request, entity: entity)
         let predicate = request.predicate
-        let descriptors = request.sortDescriptors ?? []
+        if let predicate { try PredicateValidation.validate(predicate, for: entity) }
+        let descriptors = (request.sortDescriptors ?? []).map(SortKeyResolver.keyed)
         let sorts = descriptors.compactMap(SortKeyResolver.sortKey(for:))
         let pending = request.includesPendingChanges && hasPendingChanges(for: entity)
         var sortInMemory = sorts.count != descriptors.count || pending || stores.count > 1
@@ -108,11 +111,22 @@ extension NSManagedObjectContext {
                              limit: sortInMemory ? 0 : request.fetchLimit,
                              offset: sortInMemory ? 0 : request.fetchOffset)
 
+        // IDs, batches and `includesPropertyValues = false` need only the keys (see
+        // NSPersistentStoreCoordinator+Batches.swift); the values load when faults fire.
+        let keysOnly = faults && (request.fetchBatchSize > 0 || !request.includesPropertyValues
+            || request.resultType == .managedObjectIDResultType)
         var objects: [NSManagedObject] = []
         for store in stores {
             var rows: [StoreRow]
             var filterInMemory = false
             do {
+                if keysOnly {
+                    let keys = try coordinator.fetchKeys(plan, in: store, batchSize: request.fetchBatchSize)
+                    objects += keys.compactMap {
+                        registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: store, fallback: nil)
+                    }
+                    continue
+                }
                 rows = try coordinator.fetchRows(plan, in: store)
             } catch is StoreFetchUnsupported {
                 plan.predicate = nil
@@ -140,7 +154,7 @@ extension NSManagedObjectContext {
             if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
             if request.fetchLimit > 0 { objects = Array(objects.prefix(request.fetchLimit)) }
         }
-        if !faults {
+        if !faults && request.fetchBatchSize == 0 {
             for object in objects where object.isFault { try object.fireFaultThrowing() }
         }
         return objects
@@ -180,26 +194,5 @@ extension NSManagedObjectContext {
             ?? makeFault(NSManagedObjectID(entity: row.entity, store: store, reference: .permanent(row.pk)))
         if !asFault, object.isFault { object.realize(from: row) }
         return object
-    }
-
-    /// A dictionary result: the requested properties (or every attribute).
-    private func dictionary<T>(for object: NSManagedObject, request: NSFetchRequest<T>) -> [String: Any] {
-        var result: [String: Any] = [:]
-        let names: [String]
-        if let properties = request.propertiesToFetch {
-            names = properties.compactMap { ($0 as? String) ?? ($0 as? NSPropertyDescription)?.name }
-        } else {
-            names = object.entity.runtime.slotProperties.compactMap { ($0 as? NSAttributeDescription)?.name }
-        }
-        for name in names {
-            guard let property = object.property(forKey: name) else { continue }
-            let value = object.primitiveValue(atSlot: property.slot, property: property)
-            if let destination = value as? NSManagedObject {
-                result[name] = destination.objectID
-            } else if let value {
-                result[name] = value
-            }
-        }
-        return result
     }
 }

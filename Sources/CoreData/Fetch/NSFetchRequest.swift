@@ -46,11 +46,20 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
     /// 0 means no limit.
     open var fetchLimit: Int = 0
     open var fetchOffset: Int = 0
+    /// With a size above 0, the fetch reads only the matching objects' keys and returns
+    /// faults; the first object used in each run of `fetchBatchSize` objects reads the rows
+    /// of that whole run with one statement.
+    ///
+    /// - Note: Apple parity: Apple returns a special `NSArray` that creates its objects
+    ///   batch by batch; `fetch` returns a Swift array, so every object exists (as a fault,
+    ///   without its values) from the start, and only the values load per batch.
     open var fetchBatchSize: Int = 0
     open var resultType: NSFetchRequestResultType = .managedObjectResultType
     open var returnsObjectsAsFaults: Bool = true
     open var includesPendingChanges: Bool = true
     open var includesSubentities: Bool = true
+    /// When false, the SQLite store reads only the objects' keys and returns faults (the
+    /// values load when used). The in-memory store holds its values already.
     open var includesPropertyValues: Bool = true
     open var returnsDistinctResults: Bool = false
     open var shouldRefreshRefetchedObjects: Bool = false

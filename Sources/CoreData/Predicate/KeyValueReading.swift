@@ -33,7 +33,10 @@ enum KeyValueReader {
             return PredicateValue.unwrap(dictionary[AnyHashable(key)])
         }
         if let elements = PredicateValue.collectionElements(object) {
-            return try fanOut(elements) { try value(forKey: key, of: $0) }
+            let values = try fanOut(elements) { try value(forKey: key, of: $0) }
+            // Read through a set, the values' order means nothing (`-[NSSet valueForKey:]`
+            // answers a set): comparisons must not depend on it.
+            return PredicateValue.isUnordered(object) ? UnorderedValues(values: values) : values
         }
         if let string = PredicateValue.unwrap(object) as? String, key == "length" {
             return string.utf16.count
@@ -142,4 +145,11 @@ enum KeyValueReader {
                     + "key value coding-compliant for the key \(name).")
         }
     }
+}
+
+/// Values read through an unordered collection (a to-many relationship's set): compared
+/// without regard to order, like the `NSSet` Apple's key-value coding answers. Public API
+/// (`expressionValue(with:context:)`) hands out the plain array.
+struct UnorderedValues {
+    let values: [Any?]
 }

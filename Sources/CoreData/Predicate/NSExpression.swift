@@ -236,14 +236,19 @@ open class NSExpression: NSObject, NSCopying {
         if let context {
             for (key, value) in bindings.variables { context[key] = value }
         }
-        return result ?? nil
+        return Self.plain(result ?? nil)
+    }
+
+    /// Values read through a set leave as the plain array they were before.
+    static func plain(_ value: Any?) -> Any? {
+        (value as? UnorderedValues)?.values ?? value
     }
 
     /// Throwing twin of ``expressionValue(with:context:)``.
     func value(with object: Any?, variables: [String: Any] = [:]) throws -> Any? {
         do {
-            return try PredicateEvaluator(bindings: PredicateBindings(variables))
-                .value(of: self, object: object)
+            return Self.plain(try PredicateEvaluator(bindings: PredicateBindings(variables))
+                .value(of: self, object: object))
         } catch let error as PredicateEvaluationError {
             throw error.nsError
         }

@@ -42,9 +42,12 @@ extension _SortDescriptorFactory where Self: NSSortDescriptor {
 
 extension NSSortDescriptor {
 
-    /// The key path this descriptor sorts by (nil for `SELF` or a Swift key path
-    /// descriptor).
-    public var key: String? { (self as? KeyedSortDescriptor)?.keyString }
+    /// The key path this descriptor sorts by: nil for `SELF`, the property's key for a
+    /// Swift key path to a `@Managed` attribute, nil for other Swift key paths.
+    public var key: String? {
+        if let keyed = self as? KeyedSortDescriptor { return keyed.keyString }
+        return ManagedKeyPathResolver.key(forAny: keyPath)
+    }
 
     /// The comparison selector (`compare:` unless another was given); nil for a
     /// descriptor made from a Swift key path.

@@ -95,7 +95,7 @@ struct PredicateEvaluator {
         }
     }
 
-    private static func toMany(_ path: String) -> PredicateEvaluationError {
+    static func toMany(_ path: String) -> PredicateEvaluationError {
         .toManyKeyNotAllowed(
             "to-many key not allowed here: '\(path)' is a collection; use ANY, ALL, NONE "
                 + "or SUBQUERY to compare its elements")

@@ -45,6 +45,7 @@ enum PredicateValue {
     static func collectionElements(_ raw: Any?) -> [Any?]? {
         guard let value = unwrap(raw) else { return nil }
         if value is String || value is NSString { return nil }
+        if let unordered = value as? UnorderedValues { return unordered.values }
         if let ordered = value as? NSOrderedSet { return ordered.array }
         if let array = value as? NSArray { return array.map { $0 } }
         if let set = value as? NSSet { return set.allObjects }
@@ -98,9 +99,10 @@ enum PredicateValue {
         }
     }
 
-    private static func isUnordered(_ value: Any?) -> Bool {
+    /// Whether a collection is a set (its order means nothing).
+    static func isUnordered(_ value: Any?) -> Bool {
         let value = unwrap(value)
-        return value is NSSet || value is Set<AnyHashable>
+        return value is NSSet || value is Set<AnyHashable> || value is UnorderedValues
     }
 
     private static func isSameObject(_ a: Any, _ b: Any) -> Bool {

@@ -9,6 +9,11 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// Called with the SQL of every statement SQLite starts (see
+    /// `SQLiteConnection+Trace.swift`); nil when nobody listens.
+    var statementObserver: ((String) -> Void)? {
+        didSet { installTrace(statementObserver != nil) }
+    }
 
     /// Opens (and with `create`, creates) the database at `path`.
     ///
@@ -55,6 +60,9 @@ final class SQLiteConnection {
             return statement
         }
         let statement = try prepare(sql)
+        // Compiled predicates make many distinct statements: keep the cache bounded
+        // (statements in use stay alive through their callers' references).
+        if statements.count >= 512 { statements.removeAll(keepingCapacity: true) }
         statements[sql] = statement
         return statement
     }

@@ -115,5 +115,7 @@ final class SQLiteStatement {
     }
 
     var columnCount: Int32 { sqlite3_column_count(handle) }
+    /// The largest parameter index the SQL uses.
+    var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
     func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
 }

@@ -29,6 +29,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     let lock = NSRecursiveLock()
     /// Rows read from the stores, shared by every context of this coordinator.
     private var rowCache: [RowCacheKey: StoreRow] = [:]
+    /// Keys of batched fetch results whose rows are not read yet
+    /// (`NSPersistentStoreCoordinator+Batches.swift`).
+    var faultBatches = FaultBatches()
 
     struct RowCacheKey: Hashable {
         let store: ObjectIdentifier
@@ -103,6 +106,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         persistentStores.remove(at: index)
         let id = ObjectIdentifier(store)
         rowCache = rowCache.filter { $0.key.store != id }
+        faultBatches.removeAll(store: id)
         store.backend.close()
         store.persistentStoreCoordinator = nil
     }
@@ -253,6 +257,12 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         defer { lock.unlock() }
         let key = cacheKey(store, objectID.entity, pk)
         if let row = rowCache[key] { return row }
+        if let batch = faultBatches.take(key) {
+            for row in try store.backend.rows(entity: batch.entity, pks: batch.pks) {
+                rowCache[cacheKey(store, row.entity, row.pk)] = row
+            }
+            if let row = rowCache[key] { return row }
+        }
         guard let row = try store.backend.row(entity: objectID.entity, pk: pk) else { return nil }
         rowCache[key] = row
         return row

@@ -6,17 +6,15 @@ internal import CCoreDataSQLite
 
 extension SQLiteStoreBackend {
     func fetch(_ plan: FetchPlan) throws -> [StoreRow] {
-        guard plan.predicate == nil else { throw StoreFetchUnsupported() }
         let connection = try requireConnection()
         guard let t = schema.tableIndex(for: plan.entity) else { return [] }
-        var sql = selectPrefixes[t] + whereClause(plan)
-        sql += " ORDER BY " + (try orderTerms(plan.sorts, entity: plan.entity) + ["Z_PK"]).joined(separator: ", ")
-        sql += " LIMIT ? OFFSET ?"
+        let list = (["Z_PK", "Z_ENT", "Z_OPT"] + schema.tables[t].columns.map(\.name))
+            .map { "t0." + $0 }.joined(separator: ", ")
+        let (sql, bindings) = try selectStatement(plan, table: t, columns: list)
         return try readFailure {
             let statement = try connection.cached(sql)
-            try statement.bind(1, Int64(plan.limit > 0 ? plan.limit : -1))
-            try statement.bind(2, Int64(max(0, plan.offset)))
             defer { statement.reset() }
+            try statement.bind(bindings)
             var rows: [StoreRow] = []
             while try statement.step() {
                 if let row = try decodeRow(statement) { rows.append(row) }
@@ -25,18 +23,53 @@ extension SQLiteStoreBackend {
         }
     }
 
+    /// The keys of the rows a plan selects, in order, without reading their values (for
+    /// `includesPropertyValues = false` and batched fetches).
+    func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey] {
+        let connection = try requireConnection()
+        guard let t = schema.tableIndex(for: plan.entity) else { return [] }
+        let (sql, bindings) = try selectStatement(plan, table: t, columns: "t0.Z_ENT, t0.Z_PK")
+        return try readFailure {
+            let statement = try connection.cached(sql)
+            defer { statement.reset() }
+            try statement.bind(bindings)
+            var keys: [StoreKey] = []
+            while try statement.step() {
+                let entityID = Int(statement.int64(0))
+                if plans[entityID] != nil { keys.append(StoreKey(entityID: entityID, pk: statement.int64(1))) }
+            }
+            return keys
+        }
+    }
+
     func count(_ plan: FetchPlan) throws -> Int {
-        guard plan.predicate == nil else { throw StoreFetchUnsupported() }
         let connection = try requireConnection()
         guard let t = schema.tableIndex(for: plan.entity) else { return 0 }
-        let sql = "SELECT COUNT(*) FROM \(schema.tables[t].name)" + whereClause(plan)
+        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: self)
+        let condition = try whereClause(plan, compiler)
+        let sql = "SELECT COUNT(*) FROM " + compiler.fromClause(table: schema.tables[t].name) + condition
         let total: Int = try readFailure {
             let statement = try connection.cached(sql)
             defer { statement.reset() }
+            try statement.bind(compiler.bindings)
             return try statement.step() ? Int(statement.int64(0)) : 0
         }
         let remaining = max(0, total - max(0, plan.offset))
         return plan.limit > 0 ? min(plan.limit, remaining) : remaining
+    }
+
+    /// One SELECT for a plan: `columns` of the entity's table (`t0`), joined as the
+    /// predicate and sort key paths need, filtered, ordered (then by `Z_PK`), limited.
+    func selectStatement(_ plan: FetchPlan, table t: Int, columns: String) throws -> (String, [SQLBinding]) {
+        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: self)
+        let condition = try whereClause(plan, compiler)
+        let order = try orderTerms(plan.sorts, compiler) + ["t0.Z_PK"]
+        var sql = "SELECT \(columns) FROM " + compiler.fromClause(table: schema.tables[t].name) + condition
+        sql += " ORDER BY " + order.joined(separator: ", ")
+        let limit = compiler.parameter(.integer(Int64(plan.limit > 0 ? plan.limit : -1)))
+        let offset = compiler.parameter(.integer(Int64(max(0, plan.offset))))
+        sql += " LIMIT \(limit) OFFSET \(offset)"
+        return (sql, compiler.bindings)
     }
 
     func row(entity: NSEntityDescription, pk: Int64) throws -> StoreRow? {
@@ -48,6 +81,28 @@ extension SQLiteStoreBackend {
             defer { statement.reset() }
             return try statement.step() ? try decodeRow(statement) : nil
         }
+    }
+
+    /// Rows by primary key, 500 per statement.
+    func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow] {
+        let connection = try requireConnection()
+        guard let t = schema.tableIndex(for: entity) else { return [] }
+        var rows: [StoreRow] = []
+        var start = 0
+        while start < pks.count {
+            let chunk = pks[start..<min(pks.count, start + 500)]
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            try readFailure {
+                let statement = try connection.cached(selectPrefixes[t] + " WHERE Z_PK IN (\(marks))")
+                defer { statement.reset() }
+                for (i, pk) in chunk.enumerated() { try statement.bind(Int32(i + 1), pk) }
+                while try statement.step() {
+                    if let row = try decodeRow(statement) { rows.append(row) }
+                }
+            }
+        }
+        return rows
     }
 
     func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey] {
@@ -90,40 +145,48 @@ extension SQLiteStoreBackend {
 
     // MARK: - SQL pieces
 
-    /// ` WHERE Z_ENT ...` for the plan's entity, or nothing when every row of the table
-    /// qualifies. (Predicates are not compiled to SQL yet: plans with one are refused with
-    /// `StoreFetchUnsupported` and filtered by the caller.)
-    func whereClause(_ plan: FetchPlan) -> String {
+    /// ` WHERE …`: the plan's entities (`Z_ENT`, unless every row of the table
+    /// qualifies) and its compiled predicate; empty when nothing filters.
+    func whereClause(_ plan: FetchPlan, _ compiler: SQLPredicateCompiler) throws -> String {
+        var terms: [String] = []
         let entity = plan.entity
         if plan.includesSubentities {
-            if entity === entity.runtime.root { return "" }
-            let ids = entity.runtime.family.map { String($0.runtime.entityID) }
-            return ids.count == 1 ? " WHERE Z_ENT = \(ids[0])" : " WHERE Z_ENT IN (\(ids.joined(separator: ", ")))"
+            if entity !== entity.runtime.root {
+                let ids = entity.runtime.family.map { String($0.runtime.entityID) }
+                terms.append(ids.count == 1 ? "t0.Z_ENT = \(ids[0])" : "t0.Z_ENT IN (\(ids.joined(separator: ", ")))")
+            }
+        } else {
+            terms.append("t0.Z_ENT = \(entity.runtime.entityID)")
         }
-        return " WHERE Z_ENT = \(entity.runtime.entityID)"
+        if let predicate = plan.predicate {
+            let condition = try compiler.condition(predicate)
+            if condition != "1" { terms.append(condition) }
+        }
+        return terms.isEmpty ? "" : " WHERE " + terms.joined(separator: " AND ")
     }
 
-    /// ORDER BY terms for sort keys on the entity's own attributes.
+    /// ORDER BY terms for sort keys: attributes of the entity or reached through to-one
+    /// relationships (`LEFT JOIN`, so a nil relationship sorts as NULL, first ascending).
     ///
-    /// - Note: Apple parity: `.compare` sorts strings by their UTF-8 bytes (SQLite's
-    ///   BINARY collation), as Apple's SQLite store does. `.caseInsensitive` uses SQLite's
-    ///   NOCASE collation, which folds ASCII letters only: the same order as Apple for ASCII
-    ///   text, not for other letters. Localized comparisons and key paths through
-    ///   relationships are left to the caller (`StoreFetchUnsupported`).
-    func orderTerms(_ sorts: [SortKey], entity: NSEntityDescription) throws -> [String] {
+    /// Strings sort as ``KeyedSortDescriptor`` sorts them: `compare:` by code point
+    /// (SQLite's BINARY collation on UTF-8), `caseInsensitiveCompare:` by the folded text
+    /// (`cd_fold`), the localized selectors through collations that call the same
+    /// Foundation methods (``SQLiteFunctions``). Values memory cannot order (UUIDs, data,
+    /// objects) are left to the caller (`StoreFetchUnsupported`).
+    func orderTerms(_ sorts: [SortKey], _ compiler: SQLPredicateCompiler) throws -> [String] {
         try sorts.map { sort in
-            guard !sort.keyPath.contains("."),
-                  let attribute = entity.attributesByName[sort.keyPath], !attribute.isTransient,
-                  let kind = SQLiteValueKind(attribute),
-                  let column = schema.attributeColumns[ObjectIdentifier(attribute)] else {
+            let segments = sort.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard case .scalar(var term, let kind) = try compiler.keyPath(segments[...], from: compiler.root, path: sort.keyPath),
+                  kind == .number || kind == .date || kind == .string else {
                 throw StoreFetchUnsupported()
             }
-            var term = column
-            if kind == .text {
+            if kind == .string {
                 switch sort.comparison {
                 case .compare: break
-                case .caseInsensitive: term += " COLLATE NOCASE"
-                case .localized, .localizedCaseInsensitive, .localizedStandard: throw StoreFetchUnsupported()
+                case .caseInsensitive:
+                    term = "cd_fold(\(term), \(NSComparisonPredicate.Options.caseInsensitive.rawValue))"
+                case .localized, .localizedCaseInsensitive, .localizedStandard:
+                    term += " COLLATE " + SQLiteFunctions.collations[sort.comparison]!
                 }
             }
             return term + (sort.ascending ? " ASC" : " DESC")

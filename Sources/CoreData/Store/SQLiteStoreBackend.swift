@@ -120,6 +120,7 @@ final class SQLiteStoreBackend: StoreBackend {
         do {
             let connection = try SQLiteConnection(path: path, readOnly: isReadOnly, busyTimeout: busyTimeout)
             opened = connection
+            try SQLiteFunctions.register(on: connection)
             if isNew {
                 try create(schema: schema, model: model, entities: entities, on: connection)
             } else {

@@ -25,8 +25,12 @@ protocol StoreBackend: AnyObject {
     /// plan's order, after offset/limit.
     func fetch(_ plan: FetchPlan) throws -> [StoreRow]
     func count(_ plan: FetchPlan) throws -> Int
+    /// The keys of the rows `fetch` would return, without reading their values.
+    func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey]
     /// The row of one object, or nil when it no longer exists.
     func row(entity: NSEntityDescription, pk: Int64) throws -> StoreRow?
+    /// The rows of several objects of one inheritance family (those that still exist).
+    func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow]
     /// The keys of the objects related to `pk` through a to-many `relationship`, in order
     /// (ordered relationships by position).
     func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey]
@@ -44,6 +48,14 @@ protocol StoreBackend: AnyObject {
 
 extension StoreBackend {
     func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]? { nil }
+
+    func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow] {
+        try pks.compactMap { try row(entity: entity, pk: $0) }
+    }
+
+    func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey] {
+        try fetch(plan).map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
+    }
 }
 
 /// An object's identity inside one store.

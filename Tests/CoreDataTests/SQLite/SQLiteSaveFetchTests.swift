@@ -162,18 +162,18 @@ import CCoreDataRuntime
         #expect(try backend.fetch(folded).map(\.pk) == [3, 1, 2])
     }
 
-    @Test("predicates, localized comparisons and key paths are left to the caller")
+    @Test("block predicates and sort keys memory cannot order are left to the caller")
     func unsupported() throws {
         defer { folder.remove() }
         let backend = try openBackend(url, model)
         var plan = FetchPlan(entity: entity("Author"))
-        plan.predicate = NSPredicate(value: true)
+        plan.predicate = NSPredicate { _, _ in true }
         #expect(throws: StoreFetchUnsupported.self) { try backend.fetch(plan) }
         #expect(throws: StoreFetchUnsupported.self) { try backend.count(plan) }
-        let localized = FetchPlan(entity: entity("Author"), sorts: [SortKey(keyPath: "name", ascending: true, comparison: .localized)])
-        #expect(throws: StoreFetchUnsupported.self) { try backend.fetch(localized) }
-        let path = FetchPlan(entity: entity("Book"), sorts: [SortKey(keyPath: "shelf.label", ascending: true, comparison: .compare)])
-        #expect(throws: StoreFetchUnsupported.self) { try backend.fetch(path) }
+        let uuid = FetchPlan(entity: entity("Item"), sorts: [SortKey(keyPath: "uuid", ascending: true, comparison: .compare)])
+        #expect(throws: StoreFetchUnsupported.self) { try backend.fetch(uuid) }
+        let object = FetchPlan(entity: entity("Book"), sorts: [SortKey(keyPath: "shelf", ascending: true, comparison: .compare)])
+        #expect(throws: StoreFetchUnsupported.self) { try backend.fetch(object) }
     }
 
     @Test("to-one values keep the destination's Z_ENT in the Z<n>_ column")

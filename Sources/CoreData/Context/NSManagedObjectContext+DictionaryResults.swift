@@ -1,0 +1,212 @@
+import Foundation
+
+// MARK: - Dictionary results
+
+extension NSManagedObjectContext {
+    /// The rows of a `.dictionaryResultType` request: the requested properties of each
+    /// matching object, or, with `propertiesToGroupBy` or aggregate expression
+    /// descriptions, one row per group; then `havingPredicate`, `returnsDistinctResults`,
+    /// the sort descriptors (on the rows), offset and limit.
+    ///
+    /// Keys are the property names (key paths such as `"list.title"` as written, expression
+    /// descriptions by their `name`); nil values are left out; to-one relationships give
+    /// their destination's `NSManagedObjectID`.
+    ///
+    /// - Note: Apple parity: the matching objects are fetched with one store query and
+    ///   grouped, aggregated and filtered in memory (Apple compiles `GROUP BY`/`HAVING` to
+    ///   SQL); the results are the same, and unsaved changes are honoured as for objects.
+    func fetchDictionaries<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription) throws -> [NSDictionary] {
+        let columns = try resultColumns(request, entity: entity)
+        let groupBy = try (request.propertiesToGroupBy ?? []).map { try column($0, entity: entity) }
+        let aggregated = columns.contains(where: \.isAggregate)
+        if !groupBy.isEmpty, let stray = columns.first(where: { !$0.isAggregate && !groupBy.contains($0) }) {
+            throw CoreDataError.make(NSCoreDataError,
+                "SELECT clauses in queries with GROUP BY components can only contain properties named in the GROUP BY or aggregate functions ('\(stray.name)' is neither).")
+        }
+        // Fetch the matching objects, sorted by the request when rows are one per object.
+        let grouped = aggregated || !groupBy.isEmpty
+        let objectsRequest = NSFetchRequest<NSManagedObject>()
+        objectsRequest.entity = entity
+        objectsRequest.predicate = request.predicate
+        objectsRequest.includesSubentities = request.includesSubentities
+        objectsRequest.includesPendingChanges = request.includesPendingChanges
+        objectsRequest.affectedStores = request.affectedStores
+        if !grouped && !request.returnsDistinctResults && request.havingPredicate == nil {
+            objectsRequest.sortDescriptors = request.sortDescriptors
+            objectsRequest.fetchLimit = request.fetchLimit
+            objectsRequest.fetchOffset = request.fetchOffset
+        } else if !grouped {
+            objectsRequest.sortDescriptors = request.sortDescriptors
+        }
+        let objects = try fetchObjects(objectsRequest, entity: entity, faults: false)
+
+        var rows: [NSDictionary]
+        if grouped {
+            var groups: [[NSManagedObject]] = []
+            var index: [[AnyHashable]: Int] = [:]
+            for object in objects {
+                let key = try groupBy.map { try hashable($0.value(for: object)) }
+                if let i = index[key] { groups[i].append(object) } else { index[key] = groups.count; groups.append([object]) }
+            }
+            if groupBy.isEmpty && groups.isEmpty { groups = [[]] } // aggregates over nothing: one row
+            rows = try groups.map { group in try row(columns, group) }
+        } else {
+            rows = try objects.map { try row(columns, [$0]) }
+        }
+        if let having = request.havingPredicate {
+            rows = try rows.filter { try having.evaluateOrThrow(with: $0) }
+        }
+        if request.returnsDistinctResults {
+            var seen: [NSDictionary] = []
+            rows = rows.filter { row in
+                if seen.contains(where: { $0.isEqual(row) }) { return false }
+                seen.append(row)
+                return true
+            }
+        }
+        if grouped || request.returnsDistinctResults || request.havingPredicate != nil {
+            if let descriptors = request.sortDescriptors, !descriptors.isEmpty {
+                rows = Self.sort(rows, by: descriptors)
+            }
+            if request.fetchOffset > 0 { rows = Array(rows.dropFirst(request.fetchOffset)) }
+            if request.fetchLimit > 0 { rows = Array(rows.prefix(request.fetchLimit)) }
+        }
+        return rows
+    }
+
+    /// Sorts result rows: a descriptor whose key names a column (`"list.title"`, an
+    /// expression description) reads that column; other keys are key paths into the row.
+    static func sort(_ rows: [NSDictionary], by descriptors: [NSSortDescriptor]) -> [NSDictionary] {
+        let order = rows.indices.sorted { i, j in
+            for descriptor in descriptors {
+                guard let keyed = descriptor as? KeyedSortDescriptor else { continue }
+                func key(_ row: NSDictionary) -> Any? {
+                    if let name = keyed.keyString, let value = row[name] { return value }
+                    return keyed.value(of: row)
+                }
+                let result = keyed.compareValues(key(rows[i]), key(rows[j]))
+                if result != .orderedSame { return result == .orderedAscending }
+            }
+            return i < j
+        }
+        return order.map { rows[$0] }
+    }
+
+    // MARK: - Columns
+
+    /// One column of a dictionary result.
+    struct ResultColumn: Equatable {
+        let name: String
+        /// A key path read from each object (nil for an expression description).
+        let keyPath: String?
+        let expression: NSExpression?
+        let resultType: NSAttributeType
+
+        var isAggregate: Bool {
+            guard let expression, case .function(let name, nil, let arguments) = expression.kind,
+                  arguments.count == 1 else { return false }
+            return NSManagedObjectContext.aggregateFunctions.contains(name)
+        }
+
+        static func == (a: ResultColumn, b: ResultColumn) -> Bool {
+            a.name == b.name && a.keyPath == b.keyPath
+        }
+
+        /// The column's value for one object (or the first object of a group).
+        func value(for object: NSManagedObject?) throws -> Any? {
+            guard let object else { return nil }
+            if let keyPath {
+                let value = NSExpression.plain(try KeyValueReader.value(forKeyPath: keyPath, of: object))
+                return (value as? NSManagedObject)?.objectID ?? value
+            }
+            return try expression?.value(with: object)
+        }
+    }
+
+    static let aggregateFunctions: Set<String> = [
+        "count:", "sum:", "min:", "max:", "average:", "median:", "mode:", "stddev:",
+    ]
+
+    private func resultColumns<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription) throws -> [ResultColumn] {
+        guard let properties = request.propertiesToFetch else {
+            return entity.runtime.slotProperties.compactMap { property in
+                guard let attribute = property as? NSAttributeDescription, !attribute.isTransient else { return nil }
+                return ResultColumn(name: attribute.name, keyPath: attribute.name, expression: nil, resultType: .undefinedAttributeType)
+            }
+        }
+        return try properties.map { try column($0, entity: entity) }
+    }
+
+    /// A `propertiesToFetch` / `propertiesToGroupBy` element: a property name or key path,
+    /// a property description, or an expression description.
+    private func column(_ item: Any, entity: NSEntityDescription) throws -> ResultColumn {
+        if let description = item as? NSExpressionDescription {
+            guard let expression = description.expression else {
+                throw CoreDataError.make(NSCoreDataError, "The expression description '\(description.name)' has no expression.")
+            }
+            if case .keyPath(let operand, let path) = expression.kind, case .evaluatedObject = operand.kind {
+                return ResultColumn(name: description.name, keyPath: path, expression: nil, resultType: description.expressionResultType)
+            }
+            return ResultColumn(name: description.name, keyPath: nil, expression: expression, resultType: description.expressionResultType)
+        }
+        let name = (item as? String) ?? (item as? NSPropertyDescription)?.name
+        guard let name, let first = name.split(separator: ".").first,
+              entity.propertiesByName[String(first)] != nil else {
+            throw CoreDataError.make(NSCoreDataError,
+                "Invalid properties to fetch: \(item) is not a property of the entity \(entity.name ?? "?").")
+        }
+        if let relationship = entity.relationshipsByName[name], relationship.isToMany {
+            throw CoreDataError.make(NSCoreDataError,
+                "Invalid to many relationship in properties to fetch: '\(name)' (fetch its objects instead).")
+        }
+        return ResultColumn(name: name, keyPath: name, expression: nil, resultType: .undefinedAttributeType)
+    }
+
+    // MARK: - Rows
+
+    private func row(_ columns: [ResultColumn], _ group: [NSManagedObject]) throws -> NSDictionary {
+        let result = NSMutableDictionary()
+        for column in columns {
+            let value: Any?
+            if column.isAggregate, case .function(let name, _, let arguments)? = column.expression?.kind {
+                let values = try group.map { try arguments[0].value(with: $0) }.filter { !PredicateValue.isNull($0) }
+                value = try PredicateFunctions.call(name, [values])
+            } else {
+                value = try column.value(for: group.first)
+            }
+            if let converted = Self.convert(value, to: column.resultType) { result[column.name] = converted }
+        }
+        return result
+    }
+
+    /// A result value as `expressionResultType` asks (numbers as NSNumber).
+    static func convert(_ value: Any?, to type: NSAttributeType) -> Any? {
+        guard let value = PredicateValue.unwrap(value) else { return nil }
+        guard case .number(let number) = PredicateValue.classify(value) else { return value }
+        switch type {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+            if case .int(let i) = number { return NSNumber(value: i) }
+            return NSNumber(value: Int64(number.doubleValue.rounded(.towardZero)))
+        case .doubleAttributeType, .floatAttributeType: return NSNumber(value: number.doubleValue)
+        case .decimalAttributeType: return NSDecimalNumber(value: number.doubleValue)
+        case .booleanAttributeType: return NSNumber(value: number.doubleValue != 0)
+        case .dateAttributeType: return Date(timeIntervalSinceReferenceDate: number.doubleValue)
+        default:
+            switch number {
+            case .int(let i): return value is NSNumber ? value : NSNumber(value: i)
+            case .double(let d): return value is NSNumber ? value : NSNumber(value: d)
+            }
+        }
+    }
+
+    /// A grouping key for a value (nil groups together).
+    private func hashable(_ value: Any?) -> AnyHashable {
+        guard let value = PredicateValue.unwrap(value) else { return AnyHashable(NSNull()) }
+        switch PredicateValue.classify(value) {
+        case .number(let n): return AnyHashable(n.doubleValue)
+        case .string(let s): return AnyHashable(s)
+        case .date(let d): return AnyHashable(d)
+        default: return (value as? AnyHashable) ?? AnyHashable(ObjectIdentifier(value as AnyObject))
+        }
+    }
+}
