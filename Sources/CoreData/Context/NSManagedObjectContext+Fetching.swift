@@ -157,6 +157,10 @@ extension NSManagedObjectContext {
         if !faults && request.fetchBatchSize == 0 {
             for object in objects where object.isFault { try object.fireFaultThrowing() }
         }
+        if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty,
+           request.resultType == .managedObjectResultType {
+            try prefetch(keyPaths, for: objects)
+        }
         return objects
     }
 

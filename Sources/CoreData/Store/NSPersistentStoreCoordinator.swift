@@ -29,6 +29,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     let lock = NSRecursiveLock()
     /// Rows read from the stores, shared by every context of this coordinator.
     private var rowCache: [RowCacheKey: StoreRow] = [:]
+
+    /// Row cache access for the coordinator's extensions (call with `lock` held).
+    func rowCacheEntry(_ key: RowCacheKey) -> StoreRow? { rowCache[key] }
+    func setRowCacheEntry(_ row: StoreRow, for key: RowCacheKey) { rowCache[key] = row }
     /// Keys of batched fetch results whose rows are not read yet
     /// (`NSPersistentStoreCoordinator+Batches.swift`).
     var faultBatches = FaultBatches()

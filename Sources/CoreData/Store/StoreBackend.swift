@@ -34,6 +34,9 @@ protocol StoreBackend: AnyObject {
     /// The keys of the objects related to `pk` through a to-many `relationship`, in order
     /// (ordered relationships by position).
     func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey]
+    /// `relatedKeys` for many sources at once (relationship prefetching): source key →
+    /// member keys, in order. Sources without members may be absent.
+    func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]]
     /// The whole rows of those objects, in the same order, when the store reads them in
     /// one query (so that their faults fire from the row cache); nil to use `relatedKeys`.
     func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]?
@@ -47,6 +50,12 @@ protocol StoreBackend: AnyObject {
 }
 
 extension StoreBackend {
+    func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]] {
+        var result: [Int64: [StoreKey]] = [:]
+        for pk in pks { result[pk] = try relatedKeys(relationship: relationship, pk: pk) }
+        return result
+    }
+
     func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]? { nil }
 
     func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow] {
