@@ -57,9 +57,22 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
     /// How conflicts found at save are resolved; `NSErrorMergePolicy` reports them.
     open var mergePolicy: Any = NSErrorMergePolicy
+    /// How old (in seconds) a cached row may be when a fault fires: negative (the
+    /// default) uses cached rows of any age, 0 always reads the store.
     open var stalenessInterval: TimeInterval = -1
+    /// When a fault's row is gone from the store: true (the default) realizes the object
+    /// with nil values and marks it deleted; false makes firing it fail (a trap, as
+    /// Apple raises; the throwing paths throw).
     open var shouldDeleteInaccessibleFaults = true
-    open var automaticallyMergesChangesFromParent = false
+    /// Merges every save of another context on the same coordinator into this one, on
+    /// this context's queue (see ``mergeChanges(fromContextDidSave:)``).
+    ///
+    /// - Note: Apple parity: this module has no parent contexts, so "parent" means the
+    ///   coordinator. A main-queue context merges when the main queue runs.
+    open var automaticallyMergesChangesFromParent = false {
+        didSet { observeSavesForAutomaticMerging(automaticallyMergesChangesFromParent) }
+    }
+    var automaticMergeObserver: NSObjectProtocol?
     /// Records inserts, deletes and property changes for `undo()`/`redo()`; nil (no
     /// undo support, no cost) by default.
     ///
@@ -67,6 +80,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open var undoManager: UndoManager?
     /// Contexts keep every registered object alive (Apple keeps only changed ones
     /// strongly); `reset()` lets them go.
+    ///
+    /// - Note: Apple parity: setting it to false is not honoured; registered objects
+    ///   are always retained.
     open var retainsRegisteredObjects = true
 
     let queue: DispatchQueue
@@ -115,6 +131,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     deinit {
+        if let automaticMergeObserver { NotificationCenter.default.removeObserver(automaticMergeObserver) }
         // Objects may outlive the context: they must not point at it any more, and their
         // slots may reference each other in cycles, which clearing breaks.
         for object in allRegisteredObjects {
@@ -281,7 +298,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // MARK: - Store access for faults
 
     func row(forFault object: NSManagedObject) throws -> StoreRow? {
-        try persistentStoreCoordinator?.row(for: object.objectID)
+        try persistentStoreCoordinator?.row(for: object.objectID, maxAge: stalenessInterval)
     }
 
     func relatedKeys(_ relationship: NSRelationshipDescription, of object: NSManagedObject) throws -> [StoreKey] {

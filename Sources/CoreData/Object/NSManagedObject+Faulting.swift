@@ -45,6 +45,13 @@ extension NSManagedObject {
         case Int32(CDR_EBUSY):
             return // already loading (a hook read a value while firing)
         default:
+            if let context, context.shouldDeleteInaccessibleFaults {
+                // The row is gone: Apple's default is an object with nil values that
+                // reports itself deleted, not an exception.
+                cdr_object_mark_realized(storage)
+                isDeletedFlag = true
+                return
+            }
             throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                 "CoreData could not fulfill a fault for '\(objectID)': the object is not in the store or has no context.",
                 userInfo: [NSAffectedObjectsErrorKey: [self]])

@@ -255,12 +255,18 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     }
 
     /// The row of an object: from the cache, or read from its store (and cached).
-    func row(for objectID: NSManagedObjectID) throws -> StoreRow? {
+    ///
+    /// A cached row older than `maxAge` seconds is read again (a context's
+    /// `stalenessInterval`; negative means any age).
+    func row(for objectID: NSManagedObjectID, maxAge: TimeInterval = -1) throws -> StoreRow? {
         guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return nil }
         lock.lock()
         defer { lock.unlock() }
         let key = cacheKey(store, objectID.entity, pk)
-        if let row = rowCache[key] { return row }
+        if let row = rowCache[key] {
+            if maxAge < 0 || ProcessInfo.processInfo.systemUptime - row.loadedAt <= maxAge { return row }
+            rowCache.removeValue(forKey: key)
+        }
         if let batch = faultBatches.take(key) {
             for row in try store.backend.rows(entity: batch.entity, pks: batch.pks) {
                 rowCache[cacheKey(store, row.entity, row.pk)] = row

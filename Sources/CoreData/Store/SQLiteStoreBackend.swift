@@ -221,13 +221,8 @@ final class SQLiteStoreBackend: StoreBackend {
     static func checkVersionHashes(stored: [String: Any], entities: [NSEntityDescription]) throws {
         let ours = SQLiteMetadata.versionHashes(of: entities)
         let theirs = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
-        // VERSION-HASH: entity version hashes are a placeholder (empty Data) on this branch.
-        // Until they are real, compare only when both sides have a non-empty hash for every
-        // entity; then make this check unconditional (a store without hashes, or with
-        // different entity names, is incompatible).
-        let comparable = !ours.isEmpty && ours.values.allSatisfy { !$0.isEmpty }
-            && ours.keys.allSatisfy { !(theirs[$0]?.isEmpty ?? true) }
-        guard comparable else { return }
+        // Apple's hashes are computed exactly (Model/VersionHash.swift): the store is
+        // compatible when it recorded the same hash for exactly the same entities.
         guard ours != theirs else { return }
         throw CoreDataError.make(
             NSPersistentStoreIncompatibleVersionHashError,

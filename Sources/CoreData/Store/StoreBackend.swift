@@ -82,6 +82,9 @@ final class StoreRow: @unchecked Sendable {
     /// `Z_OPT`, the optimistic-locking version.
     let version: Int64
     let values: OpaquePointer // cdr_row *
+    /// When the row was read or written (seconds of system uptime), for the contexts'
+    /// `stalenessInterval`.
+    let loadedAt = ProcessInfo.processInfo.systemUptime
 
     init(entity: NSEntityDescription, pk: Int64, version: Int64, values: OpaquePointer) {
         self.entity = entity

@@ -106,10 +106,20 @@ import Testing
         #expect(underlying(denied)?.domain == NSSQLiteErrorDomain)
     }
 
-    @Test("a store whose schema does not fit the model is refused, untouched")
+    @Test("a store written with another model is refused as incompatible, untouched")
     func wrongModel() throws {
         defer { folder.remove() }
         let url = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let error = try expectOpenFailure(url)
+        #expect(error?.code == NSPersistentStoreIncompatibleVersionHashError)
+    }
+
+    @Test("a store whose tables do not fit its recorded model is refused, untouched")
+    func tamperedSchema() throws {
+        defer { folder.remove() }
+        let url = folder.file("Tampered.sqlite")
+        try openBackend(url, model).close()
+        try RawDatabase(url, readOnly: false).execute("DROP TABLE ZAUTHOR")
         let error = try expectOpenFailure(url)
         #expect(error?.code == NSPersistentStoreIncompatibleSchemaError)
     }
@@ -128,12 +138,23 @@ import Testing
         #expect(try RawDatabase(url).tables().contains("ZAUTHOR"))
     }
 
-    @Test("version hashes are compared only when both sides have them (VERSION-HASH placeholder)")
+    @Test("a store written with another model fails with NSPersistentStoreIncompatibleVersionHashError and is left as it was")
     func versionHashes() throws {
-        let entities = model.entities
-        // Our hashes are placeholders (empty) on this branch: no comparison yet.
+        defer { folder.remove() }
+        let url = folder.file("Hashes.sqlite")
+        try openBackend(url, model).close()
+        let before = try Data(contentsOf: url)
+        #expect(throws: NSError.self) {
+            try SQLiteStoreBackend.checkVersionHashes(
+                stored: [NSStoreModelVersionHashesKey: ["Author": Data(repeating: 1, count: 32)]], entities: model.entities)
+        }
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try Models.sampleModelV1())
+        let error = try #require(throws: NSError.self) {
+            try coordinator.addPersistentStore(type: .sqlite, at: url)
+        }
+        #expect(error.code == NSPersistentStoreIncompatibleVersionHashError)
+        #expect(try Data(contentsOf: url) == before)
         try SQLiteStoreBackend.checkVersionHashes(
-            stored: [NSStoreModelVersionHashesKey: ["Author": Data(repeating: 1, count: 32)]], entities: entities)
-        folder.remove()
+            stored: [NSStoreModelVersionHashesKey: SQLiteMetadata.versionHashes(of: model.entities)], entities: model.entities)
     }
 }

@@ -1,0 +1,39 @@
+import Foundation
+
+// MARK: - automaticallyMergesChangesFromParent
+
+extension NSManagedObjectContext {
+    /// Starts or stops merging other contexts' saves on the same coordinator.
+    func observeSavesForAutomaticMerging(_ on: Bool) {
+        if let automaticMergeObserver {
+            NotificationCenter.default.removeObserver(automaticMergeObserver)
+            self.automaticMergeObserver = nil
+        }
+        guard on else { return }
+        automaticMergeObserver = NotificationCenter.default.addObserver(
+            forName: .NSManagedObjectContextDidSave, object: nil, queue: nil
+        ) { [weak self] notification in
+            guard let self, let saver = notification.object as? NSManagedObjectContext, saver !== self,
+                  let coordinator = saver.persistentStoreCoordinator,
+                  coordinator === self.persistentStoreCoordinator else { return }
+            // The saver's objects belong to its queue: hand over only their IDs.
+            let ids = UncheckedSendableBox(Self.objectIDs(of: notification))
+            self.perform { [weak self] in
+                guard let self else { return }
+                self.mergeChanges(fromContextDidSave: Notification(
+                    name: .NSManagedObjectContextDidSave, object: nil, userInfo: ids.value))
+            }
+        }
+    }
+
+    /// A save notification's object sets as sets of object IDs.
+    static func objectIDs(of notification: Notification) -> [AnyHashable: Any] {
+        var result: [AnyHashable: Any] = [:]
+        for key in [NSInsertedObjectsKey, NSUpdatedObjectsKey, NSDeletedObjectsKey] {
+            if let objects = notification.userInfo?[key] as? Set<NSManagedObject> {
+                result[key] = Set(objects.map(\.objectID))
+            }
+        }
+        return result
+    }
+}
