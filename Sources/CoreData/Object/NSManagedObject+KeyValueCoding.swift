@@ -138,7 +138,10 @@ extension NSManagedObject {
             return toOneValue(slot: slot)
         default:
             guard let value = cdr_object_get(storage, slot), value.pointee.type == UInt8(CDR_BOX.rawValue),
-                  let pointer = value.pointee.u.ref else { return nil }
+                  let pointer = value.pointee.u.ref else {
+                if let fetched = property as? NSFetchedPropertyDescription { return fetchedValue(fetched) }
+                return nil
+            }
             return Unmanaged<ValueBox>.fromOpaque(pointer).takeUnretainedValue().value
         }
     }
