@@ -18,6 +18,8 @@ final class EntityRuntime: @unchecked Sendable {
     var family: [NSEntityDescription] { familyMembers.map(\.entity) }
     private let familyMembers: [UnownedEntity]
     unowned let entity: NSEntityDescription
+    /// What saving must check for each slot (see `ValidationCheck`), by slot.
+    let validationChecks: [ValidationCheck]
 
     init(entity: NSEntityDescription, entityID: Int) {
         self.entity = entity
@@ -42,6 +44,7 @@ final class EntityRuntime: @unchecked Sendable {
         self.layout = layout
         self.slotProperties = slots
         self.slotByName = byName
+        self.validationChecks = slots.map(ValidationCheck.of)
         self.entityID = entityID
         var root = entity
         while let parent = root.superentity { root = parent }
