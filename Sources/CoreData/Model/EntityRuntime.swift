@@ -18,6 +18,9 @@ final class EntityRuntime: @unchecked Sendable {
     var family: [NSEntityDescription] { familyMembers.map(\.entity) }
     private let familyMembers: [UnownedEntity]
     unowned let entity: NSEntityDescription
+    /// A number no other runtime of this process has (a cache key that cannot be reused).
+    let serial = EntityRuntime.serials.next()
+    private static let serials = LockedCounter()
     /// What saving must check for each slot (see `ValidationCheck`), by slot.
     let validationChecks: [ValidationCheck]
 
