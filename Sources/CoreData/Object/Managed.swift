@@ -54,16 +54,27 @@ public struct Managed<Value> {
 
     /// The property behind a storage key path, for the object's entity: cached per key
     /// path, so that an access costs no string hashing or reflection.
+    @inline(__always)
     private static func resolve<Object: NSManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Managed<Value>>
     ) -> ManagedResolution {
         if let resolution = ManagedPropertyCache.shared.resolution(for: storage, entity: object.entity) {
             return resolution
         }
+        return resolveSlowly(object, storage)
+    }
+
+    @inline(never)
+    private static func resolveSlowly<Object: NSManagedObject>(
+        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Managed<Value>>
+    ) -> ManagedResolution {
+        if let resolution = ManagedPropertyCache.shared.resolve(storage, entity: object.entity, as: Value.self) {
+            return resolution
+        }
         let key = object[keyPath: storage].key ?? object.managedKey(for: storage)
         ManagedPropertyCache.shared.insert(key, for: storage)
-        return ManagedPropertyCache.shared.resolution(for: storage, entity: object.entity)
-            ?? ManagedResolution(key: key, entity: object.entity)
+        return ManagedPropertyCache.shared.resolve(storage, entity: object.entity, as: Value.self)
+            ?? ManagedResolution(key: key, entity: object.entity, valueType: Value.self)
     }
 }
 
