@@ -13,6 +13,8 @@ final class EntityRuntime: @unchecked Sendable {
     /// `Z_ENT`: the entity's number in the store (depth-first, roots sorted by name).
     let entityID: Int
     unowned let root: NSEntityDescription
+    /// `ObjectIdentifier(root)`, for keys (no unowned load on hot paths).
+    let rootID: ObjectIdentifier
     /// The entity and all its sub-entities, at any depth (unowned: the entity owns its
     /// runtime, so strong references here would keep every frozen model alive forever).
     var family: [NSEntityDescription] { familyMembers.map(\.entity) }
@@ -52,6 +54,7 @@ final class EntityRuntime: @unchecked Sendable {
         var root = entity
         while let parent = root.superentity { root = parent }
         self.root = root
+        self.rootID = ObjectIdentifier(root)
         var family: [NSEntityDescription] = []
         func walk(_ e: NSEntityDescription) { family.append(e); e.subentities.forEach(walk) }
         walk(entity)
