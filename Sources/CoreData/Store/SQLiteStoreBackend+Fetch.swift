@@ -222,7 +222,13 @@ extension SQLiteStoreBackend {
     /// their usual storage class are read inline; everything else goes through `decode`.
     func decodeRow(_ statement: SQLiteStatement, _ plan: EntityPlan) throws -> StoreRow {
         let row = StoreRow(entity: plan.entity, pk: statement.int64(0), version: statement.int64(2))
-        let values = row.values
+        try decodeFields(statement, plan, into: row.values)
+        return row
+    }
+
+    /// Decodes the plan's fields (at their SELECT positions) into a runtime row; NULL
+    /// columns leave their slots untouched.
+    func decodeFields(_ statement: SQLiteStatement, _ plan: EntityPlan, into values: OpaquePointer) throws {
         let handle = statement.handle
         try plan.decodeOps.withUnsafeBufferPointer { ops in
             for op in ops {
@@ -253,7 +259,6 @@ extension SQLiteStoreBackend {
                 }
             }
         }
-        return row
     }
 
     /// Reads one column by the model's type, tolerating what real stores hold (integers in
