@@ -209,9 +209,8 @@ extension NSManagedObject {
         }
         willAccessValue(forKey: resolved.key)
         defer { didAccessValue(forKey: resolved.key) }
-        if let value = cdr_object_get(storage, resolved.slot),
-           let typed = TypedSlot.read(value, resolved, as: Value.self) {
-            return typed
+        if let value = cdr_object_get(storage, resolved.slot)?.pointee, TypedSlot.canRead(value, resolved) {
+            return TypedSlot.read(value, resolved, as: Value.self)
         }
         let value = primitiveValue(atSlot: resolved.slot, property: resolved.property!)
         return ManagedConversion.cast(value, to: Value.self, key: resolved.key)
@@ -243,60 +242,48 @@ enum TypedSlot {
         unsafeBitCast(value, to: Value.self)
     }
 
-    /// The slot as `Value`, or nil when this path does not handle the value.
+    /// Whether `read` handles the slot's value: one of the attribute's type, or NULL
+    /// (except for a non-optional Date, which `ManagedConversion` reports).
     @inline(__always)
-    static func read<Value>(_ pointer: UnsafePointer<cdr_value>, _ resolved: ManagedResolution, as type: Value.Type) -> Value? {
-        let value = pointer.pointee
-        let isNull = value.type == UInt8(CDR_NULL.rawValue)
+    static func canRead(_ value: cdr_value, _ resolved: ManagedResolution) -> Bool {
+        if value.type == UInt8(CDR_NULL.rawValue) { return resolved.shape != .date }
         switch resolved.kind {
-        case .integer64, .integer32, .integer16:
-            guard isNull || value.type == UInt8(CDR_INT64.rawValue) else { return nil }
-            var i = value.u.i
-            if resolved.kind == .integer32 { i = Int64(Int32(truncatingIfNeeded: i)) }
-            if resolved.kind == .integer16 { i = Int64(Int16(truncatingIfNeeded: i)) }
-            switch resolved.shape {
-            case .int64: return bitCast(isNull ? 0 : i, type)
-            case .optionalInt64: return bitCast(isNull ? nil : Optional(i), type)
-            case .int: return bitCast(isNull ? 0 : Int(i), type)
-            case .optionalInt: return bitCast(isNull ? nil : Optional(Int(i)), type)
-            case .int32: return bitCast(isNull ? 0 : Int32(truncatingIfNeeded: i), type)
-            case .optionalInt32: return bitCast(isNull ? nil : Optional(Int32(truncatingIfNeeded: i)), type)
-            case .int16: return bitCast(isNull ? 0 : Int16(truncatingIfNeeded: i), type)
-            case .optionalInt16: return bitCast(isNull ? nil : Optional(Int16(truncatingIfNeeded: i)), type)
-            default: return nil
-            }
-        case .double:
-            guard isNull || value.type == UInt8(CDR_DOUBLE.rawValue) else { return nil }
-            switch resolved.shape {
-            case .double: return bitCast(isNull ? 0 : value.u.d, type)
-            case .optionalDouble: return bitCast(isNull ? nil : Optional(value.u.d), type)
-            default: return nil
-            }
-        case .boolean:
-            guard isNull || value.type == UInt8(CDR_BOOL.rawValue) else { return nil }
-            switch resolved.shape {
-            case .bool: return bitCast(isNull ? false : value.u.i != 0, type)
-            case .optionalBool: return bitCast(isNull ? nil : Optional(value.u.i != 0), type)
-            default: return nil
-            }
-        case .string:
-            guard isNull || value.type == UInt8(CDR_TEXT.rawValue) else { return nil }
-            switch resolved.shape {
-            case .string: return bitCast(isNull ? "" : text(value), type)
-            case .optionalString: return bitCast(isNull ? nil : Optional(text(value)), type)
-            default: return nil
-            }
-        case .date:
-            guard isNull || value.type == UInt8(CDR_DATE.rawValue) else { return nil }
-            switch resolved.shape {
-            // A nil non-optional Date traps in ManagedConversion: leave that to it.
-            case .date: return isNull ? nil : bitCast(Date(timeIntervalSinceReferenceDate: value.u.d), type)
-            case .optionalDate:
-                return bitCast(isNull ? nil : Optional(Date(timeIntervalSinceReferenceDate: value.u.d)), type)
-            default: return nil
-            }
-        case .none:
-            return nil
+        case .integer64, .integer32, .integer16: return value.type == UInt8(CDR_INT64.rawValue)
+        case .double: return value.type == UInt8(CDR_DOUBLE.rawValue)
+        case .boolean: return value.type == UInt8(CDR_BOOL.rawValue)
+        case .string: return value.type == UInt8(CDR_TEXT.rawValue)
+        case .date: return value.type == UInt8(CDR_DATE.rawValue)
+        case .none: return false
+        }
+    }
+
+    /// The slot as `Value`, for a value `canRead` accepted. (Returns `Value`, not
+    /// `Value?`: the optional of a generic type is a metadata lookup per call in
+    /// unspecialized code, which is how client modules call in.)
+    @inline(__always)
+    static func read<Value>(_ value: cdr_value, _ resolved: ManagedResolution, as type: Value.Type) -> Value {
+        let isNull = value.type == UInt8(CDR_NULL.rawValue)
+        var i = value.u.i
+        if resolved.kind == .integer32 { i = Int64(Int32(truncatingIfNeeded: i)) }
+        if resolved.kind == .integer16 { i = Int64(Int16(truncatingIfNeeded: i)) }
+        switch resolved.shape {
+        case .int64: return bitCast(isNull ? 0 : i, type)
+        case .optionalInt64: return bitCast(isNull ? nil : Optional(i), type)
+        case .int: return bitCast(isNull ? 0 : Int(i), type)
+        case .optionalInt: return bitCast(isNull ? nil : Optional(Int(i)), type)
+        case .int32: return bitCast(isNull ? 0 : Int32(truncatingIfNeeded: i), type)
+        case .optionalInt32: return bitCast(isNull ? nil : Optional(Int32(truncatingIfNeeded: i)), type)
+        case .int16: return bitCast(isNull ? 0 : Int16(truncatingIfNeeded: i), type)
+        case .optionalInt16: return bitCast(isNull ? nil : Optional(Int16(truncatingIfNeeded: i)), type)
+        case .double: return bitCast(isNull ? 0 : value.u.d, type)
+        case .optionalDouble: return bitCast(isNull ? nil : Optional(value.u.d), type)
+        case .bool: return bitCast(isNull ? false : value.u.i != 0, type)
+        case .optionalBool: return bitCast(isNull ? nil : Optional(value.u.i != 0), type)
+        case .string: return bitCast(isNull ? "" : text(value), type)
+        case .optionalString: return bitCast(isNull ? nil : Optional(text(value)), type)
+        case .date: return bitCast(Date(timeIntervalSinceReferenceDate: value.u.d), type)
+        case .optionalDate: return bitCast(isNull ? nil : Optional(Date(timeIntervalSinceReferenceDate: value.u.d)), type)
+        case .other: preconditionFailure("read of an untyped @Managed property")
         }
     }
 
