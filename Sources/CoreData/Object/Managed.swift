@@ -21,12 +21,17 @@ import Foundation
 ///   wrapper reaches the object through Swift's `_enclosingInstance` subscript.
 @propertyWrapper
 public struct Managed<Value> {
-    let key: String?
+    /// Nil for a property named by its own name: the storage is one word in every object,
+    /// so that objects with many properties stay small.
+    var info: ManagedStorageInfo?
+
+    /// The key given with `@Managed(key:)`.
+    var key: String? { info?.key }
     /// Set only while the property's name is being looked up (see `managedKey`).
-    var token = 0
+    var token: Int { info?.token ?? 0 }
 
     public init(key: String? = nil) {
-        self.key = key
+        self.info = key.map { ManagedStorageInfo(key: $0, token: 0) }
     }
 
     public init(wrappedValue: Value, key: String? = nil) {
@@ -78,6 +83,17 @@ public struct Managed<Value> {
     }
 }
 
+/// What a `Managed` storage holds besides nothing: an explicit key, or the marker of a
+/// name lookup in progress.
+final class ManagedStorageInfo {
+    let key: String?
+    let token: Int
+    init(key: String?, token: Int) {
+        self.key = key
+        self.token = token
+    }
+}
+
 /// Unique markers that let a `Managed` storage find its own property name once.
 enum ManagedToken {
     private static let counter = LockedCounter()
@@ -107,9 +123,9 @@ extension NSManagedObject {
     func managedKey<Object: NSManagedObject, Value>(for path: ReferenceWritableKeyPath<Object, Managed<Value>>) -> String {
         guard let object = self as? Object else { coreDataMisuse("@Managed storage of another class") }
         let marker = ManagedToken.next()
-        let saved = object[keyPath: path].token
-        object[keyPath: path].token = marker
-        defer { object[keyPath: path].token = saved }
+        let saved = object[keyPath: path].info
+        object[keyPath: path].info = ManagedStorageInfo(key: saved?.key, token: marker)
+        defer { object[keyPath: path].info = saved }
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {
             for child in current.children {
