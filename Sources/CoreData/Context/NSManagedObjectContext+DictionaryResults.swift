@@ -1,4 +1,5 @@
 import Foundation
+internal import CCoreDataRuntime
 
 // MARK: - Dictionary results
 
@@ -25,6 +26,10 @@ extension NSManagedObjectContext {
         }
         // Fetch the matching objects, sorted by the request when rows are one per object.
         let grouped = aggregated || !groupBy.isEmpty
+        if !grouped, !request.returnsDistinctResults, request.havingPredicate == nil,
+           let rows = try fetchDictionariesFromColumns(request, entity: entity, columns: columns) {
+            return rows
+        }
         let objectsRequest = NSFetchRequest<NSManagedObject>()
         objectsRequest.entity = entity
         objectsRequest.predicate = request.predicate
@@ -72,6 +77,65 @@ extension NSManagedObjectContext {
             if request.fetchLimit > 0 { rows = Array(rows.prefix(request.fetchLimit)) }
         }
         return rows
+    }
+
+    /// One row per object, read straight from the store's columns when every column is a
+    /// plain attribute, the context has no unsaved changes for the entity, and one store
+    /// answers the whole request in SQL: no objects are built or registered, and no rows
+    /// cached (as Apple's store does). Objects this context already holds realized are
+    /// read from memory, as the object path reads them. Nil when the request needs the
+    /// object path.
+    private func fetchDictionariesFromColumns<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
+                                                 columns: [ResultColumn]) throws -> [NSDictionary]? {
+        guard let coordinator = persistentStoreCoordinator, !columns.isEmpty else { return nil }
+        var attributes: [NSAttributeDescription] = []
+        for column in columns {
+            guard column.expression == nil, let key = column.keyPath, key != "self", key != "SELF",
+                  let attribute = entity.attributesByName[key], !attribute.isTransient,
+                  attribute.attributeType != .transformableAttributeType,
+                  attribute.attributeType != .undefinedAttributeType,
+                  attribute.attributeType != .objectIDAttributeType,
+                  attribute.slotType != CDR_BOX, attribute.slot >= 0 else { return nil }
+            attributes.append(attribute)
+        }
+        if hasPendingChanges(for: entity) { return nil }
+        let stores = try stores(for: request, entity: entity)
+        guard stores.count == 1, let store = stores.first else { return nil }
+        if let predicate = request.predicate { try PredicateValidation.validate(predicate, for: entity) }
+        let descriptors = (request.sortDescriptors ?? []).map(SortKeyResolver.keyed)
+        let sorts = descriptors.compactMap(SortKeyResolver.sortKey(for:))
+        guard sorts.count == descriptors.count else { return nil }
+        let plan = FetchPlan(entity: entity, includesSubentities: request.includesSubentities,
+                             predicate: request.predicate, sorts: sorts,
+                             limit: request.fetchLimit, offset: request.fetchOffset)
+        let keys = columns.map { AnyHashable(NSString(string: $0.name)) }
+        let slots = attributes.map(\.slot)
+        let storeID = ObjectIdentifier(store)
+        let lookUp = !permanentObjects.isEmpty
+        var rows: [NSDictionary] = []
+        do {
+            let answered = try coordinator.fetchColumns(plan, slots: slots, in: store) { entityID, pk, values in
+                if lookUp, let rowEntity = model?.entity(forID: entityID),
+                   let object = permanentObjects[RegistryKey(store: storeID, root: rowEntity.runtime.rootID, pk: pk)],
+                   !object.isFault {
+                    rows.append(try row(columns, [object]))
+                    return
+                }
+                let result = NSMutableDictionary()
+                for (index, attribute) in attributes.enumerated() {
+                    guard let value = cdr_row_get(values, attribute.slot),
+                          let swiftValue = attribute.swiftValue(of: value.pointee) else { continue }
+                    let resultType = columns[index].resultType
+                    guard let converted = resultType == .undefinedAttributeType
+                            ? swiftValue : Self.convert(swiftValue, to: resultType) else { continue }
+                    result.setObject(converted, forKey: keys[index])
+                }
+                rows.append(result)
+            }
+            return answered ? rows : nil
+        } catch is StoreFetchUnsupported {
+            return nil
+        }
     }
 
     /// Sorts result rows: a descriptor whose key names a column (`"list.title"`, an

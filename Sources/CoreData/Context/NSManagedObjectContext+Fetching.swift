@@ -138,6 +138,7 @@ extension NSManagedObjectContext {
                 sortInMemory = true
                 plan.predicate = predicate
             }
+            permanentObjects.reserveCapacity(permanentObjects.count + rows.count)
             let storeObjects = rows.map { register(row: $0, store: store, asFault: faults && !filterInMemory) }
             if filterInMemory, let predicate {
                 objects += try storeObjects.filter { try PredicateSupport.evaluate(predicate, with: $0) }
@@ -193,7 +194,7 @@ extension NSManagedObjectContext {
     /// The registered object for a fetched row (existing objects keep their in-memory
     /// state, as Apple's do unless `shouldRefreshRefetchedObjects`).
     func register(row: StoreRow, store: NSPersistentStore, asFault: Bool) -> NSManagedObject {
-        let key = RegistryKey(store: ObjectIdentifier(store), root: ObjectIdentifier(row.entity.runtime.root), pk: row.pk)
+        let key = RegistryKey(store: ObjectIdentifier(store), root: row.entity.runtime.rootID, pk: row.pk)
         let object = permanentObjects[key]
             ?? makeFault(NSManagedObjectID(entity: row.entity, store: store, reference: .permanent(row.pk)))
         if !asFault, object.isFault { object.realize(from: row) }

@@ -94,6 +94,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         let store: ObjectIdentifier
         let root: ObjectIdentifier
         let pk: Int64
+
+        func hash(into hasher: inout Hasher) { hasher.combine(_rawHashValue(seed: 0)) }
+        func _rawHashValue(seed: Int) -> Int { mixKeyHash(store, root, pk, seed: seed) }
     }
 
     /// Registered objects with permanent IDs, by store, inheritance root and key.
@@ -158,8 +161,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     func registryKey(_ objectID: NSManagedObjectID) -> RegistryKey? {
-        guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return nil }
-        return RegistryKey(store: ObjectIdentifier(store), root: ObjectIdentifier(objectID.entity.runtime.root), pk: pk)
+        guard let pk = objectID.primaryKey, let store = objectID.storeReference?.liveIdentifier else { return nil }
+        return RegistryKey(store: store, root: objectID.entity.runtime.rootID, pk: pk)
     }
 
     /// The object registered under an ID, without creating anything.
@@ -239,7 +242,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard let store, let model, pk > 0 else { return nil }
         let entity = model.entity(forID: entityID) ?? fallback
         guard let entity else { return nil }
-        let key = RegistryKey(store: ObjectIdentifier(store), root: ObjectIdentifier(entity.runtime.root), pk: pk)
+        let key = RegistryKey(store: ObjectIdentifier(store), root: entity.runtime.rootID, pk: pk)
         if let object = permanentObjects[key] { return object }
         return makeFault(NSManagedObjectID(entity: entity, store: store, reference: .permanent(pk)))
     }

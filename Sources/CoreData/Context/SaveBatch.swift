@@ -53,7 +53,7 @@ final class SaveBatch {
             guard let store = objectID.persistentStore, let pk = objectID.primaryKey else { continue }
             let row = try makeRow(object, pk: pk, version: 1)
             rows[ObjectIdentifier(object)] = row
-            let slots = object.entity.runtime.slotProperties.filter(Self.isStored).map(\.slot)
+            let slots = object.entity.runtime.storedSlots
             withChanges(store) {
                 $0.inserts.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: 0))
             }

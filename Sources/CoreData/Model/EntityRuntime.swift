@@ -13,11 +13,24 @@ final class EntityRuntime: @unchecked Sendable {
     /// `Z_ENT`: the entity's number in the store (depth-first, roots sorted by name).
     let entityID: Int
     unowned let root: NSEntityDescription
+    /// `ObjectIdentifier(root)`, for keys (no unowned load on hot paths).
+    let rootID: ObjectIdentifier
     /// The entity and all its sub-entities, at any depth (unowned: the entity owns its
     /// runtime, so strong references here would keep every frozen model alive forever).
     var family: [NSEntityDescription] { familyMembers.map(\.entity) }
     private let familyMembers: [UnownedEntity]
     unowned let entity: NSEntityDescription
+    /// A number no other runtime of this process has (a cache key that cannot be reused).
+    let serial = EntityRuntime.serials.next()
+    private static let serials = LockedCounter()
+    /// Slots of stored attributes that `load` copies from a row as they are, and the
+    /// other properties it loads (transformable attributes, to-one relationships).
+    let plainAttributeSlots: [Int32]
+    let otherLoadedProperties: [NSPropertyDescription]
+    /// Slots of the properties with columns (attributes, to-one relationships).
+    let storedSlots: [Int32]
+    /// What saving must check for each slot (see `ValidationCheck`), by slot.
+    let validationChecks: [ValidationCheck]
 
     init(entity: NSEntityDescription, entityID: Int) {
         self.entity = entity
@@ -42,10 +55,24 @@ final class EntityRuntime: @unchecked Sendable {
         self.layout = layout
         self.slotProperties = slots
         self.slotByName = byName
+        self.validationChecks = slots.map(ValidationCheck.of)
+        var plain: [Int32] = [], other: [NSPropertyDescription] = []
+        for property in slots {
+            if let attribute = property as? NSAttributeDescription {
+                if attribute.isTransient { continue }
+                if attribute.slotType == CDR_BOX { other.append(attribute) } else { plain.append(attribute.slot) }
+            } else if let relationship = property as? NSRelationshipDescription, !relationship.isToMany {
+                other.append(relationship)
+            }
+        }
+        self.plainAttributeSlots = plain
+        self.otherLoadedProperties = other
+        self.storedSlots = slots.filter(SaveBatch.isStored).map(\.slot)
         self.entityID = entityID
         var root = entity
         while let parent = root.superentity { root = parent }
         self.root = root
+        self.rootID = ObjectIdentifier(root)
         var family: [NSEntityDescription] = []
         func walk(_ e: NSEntityDescription) { family.append(e); e.subentities.forEach(walk) }
         walk(entity)

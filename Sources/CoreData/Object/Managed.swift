@@ -21,12 +21,17 @@ import Foundation
 ///   wrapper reaches the object through Swift's `_enclosingInstance` subscript.
 @propertyWrapper
 public struct Managed<Value> {
-    let key: String?
+    /// Nil for a property named by its own name: the storage is one word in every object,
+    /// so that objects with many properties stay small.
+    var info: ManagedStorageInfo?
+
+    /// The key given with `@Managed(key:)`.
+    var key: String? { info?.key }
     /// Set only while the property's name is being looked up (see `managedKey`).
-    var token = 0
+    var token: Int { info?.token ?? 0 }
 
     public init(key: String? = nil) {
-        self.key = key
+        self.info = key.map { ManagedStorageInfo(key: $0, token: 0) }
     }
 
     public init(wrappedValue: Value, key: String? = nil) {
@@ -54,16 +59,38 @@ public struct Managed<Value> {
 
     /// The property behind a storage key path, for the object's entity: cached per key
     /// path, so that an access costs no string hashing or reflection.
+    @inline(__always)
     private static func resolve<Object: NSManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Managed<Value>>
     ) -> ManagedResolution {
         if let resolution = ManagedPropertyCache.shared.resolution(for: storage, entity: object.entity) {
             return resolution
         }
+        return resolveSlowly(object, storage)
+    }
+
+    @inline(never)
+    private static func resolveSlowly<Object: NSManagedObject>(
+        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Managed<Value>>
+    ) -> ManagedResolution {
+        if let resolution = ManagedPropertyCache.shared.resolve(storage, entity: object.entity, as: Value.self) {
+            return resolution
+        }
         let key = object[keyPath: storage].key ?? object.managedKey(for: storage)
         ManagedPropertyCache.shared.insert(key, for: storage)
-        return ManagedPropertyCache.shared.resolution(for: storage, entity: object.entity)
-            ?? ManagedResolution(key: key, entity: object.entity)
+        return ManagedPropertyCache.shared.resolve(storage, entity: object.entity, as: Value.self)
+            ?? ManagedResolution(key: key, entity: object.entity, valueType: Value.self)
+    }
+}
+
+/// What a `Managed` storage holds besides nothing: an explicit key, or the marker of a
+/// name lookup in progress.
+final class ManagedStorageInfo {
+    let key: String?
+    let token: Int
+    init(key: String?, token: Int) {
+        self.key = key
+        self.token = token
     }
 }
 
@@ -96,9 +123,9 @@ extension NSManagedObject {
     func managedKey<Object: NSManagedObject, Value>(for path: ReferenceWritableKeyPath<Object, Managed<Value>>) -> String {
         guard let object = self as? Object else { coreDataMisuse("@Managed storage of another class") }
         let marker = ManagedToken.next()
-        let saved = object[keyPath: path].token
-        object[keyPath: path].token = marker
-        defer { object[keyPath: path].token = saved }
+        let saved = object[keyPath: path].info
+        object[keyPath: path].info = ManagedStorageInfo(key: saved?.key, token: marker)
+        defer { object[keyPath: path].info = saved }
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {
             for child in current.children {

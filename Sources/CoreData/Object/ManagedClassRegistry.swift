@@ -20,15 +20,40 @@ final class ManagedClassRegistry: @unchecked Sendable {
 
     private struct WeakModel { weak var model: NSManagedObjectModel? }
 
+    /// Classes already registered (`register` runs on every `init(context:)`).
+    private var registered: Set<ObjectIdentifier> = []
+    /// `entity(for:in:)` by class and model; emptied whenever a class is registered.
+    private var entities: [EntityKey: WeakEntity] = [:]
+    /// `EntityRuntime.objectClass` by entity; emptied whenever a class is registered.
+    /// (Keyed by `EntityRuntime.serial`, which no other runtime ever reuses.)
+    private var classes: [Int: NSManagedObject.Type] = [:]
+
+    private struct EntityKey: Hashable {
+        let type: ObjectIdentifier
+        let model: ObjectIdentifier
+    }
+
+    private struct WeakEntity {
+        weak var entity: NSEntityDescription?
+        weak var model: NSManagedObjectModel?
+    }
+
     func register(_ type: NSManagedObject.Type) {
         guard type != NSManagedObject.self else { return }
+        lock.lock()
+        let known = registered.contains(ObjectIdentifier(type))
+        lock.unlock()
+        if known { return }
         let qualified = String(reflecting: type)
         lock.lock()
         defer { lock.unlock() }
+        registered.insert(ObjectIdentifier(type))
         if byQualifiedName[qualified] == nil {
             byQualifiedName[qualified] = type
             bySimpleName[Self.simpleName(of: type)] = type
             resolved.removeAll()
+            entities.removeAll()
+            classes.removeAll()
         }
     }
 
@@ -59,9 +84,34 @@ final class ManagedClassRegistry: @unchecked Sendable {
     }
 
     func entity(for type: NSManagedObject.Type, in model: NSManagedObjectModel) -> NSEntityDescription? {
-        let entities = model.entities
-        return entities.first { resolve($0.managedObjectClassName) == type }
-            ?? entities.first { $0.name == Self.simpleName(of: type) }
+        let key = EntityKey(type: ObjectIdentifier(type), model: ObjectIdentifier(model))
+        lock.lock()
+        let cached = entities[key]
+        lock.unlock()
+        if let cached, cached.model === model, let entity = cached.entity { return entity }
+        let candidates = model.entities
+        let entity = candidates.first { resolve($0.managedObjectClassName) == type }
+            ?? candidates.first { $0.name == Self.simpleName(of: type) }
+        // Only frozen models: an editable one may still gain or rename entities.
+        if let entity, !model.isEditable {
+            lock.lock()
+            entities[key] = WeakEntity(entity: entity, model: model)
+            lock.unlock()
+        }
+        return entity
+    }
+
+    /// The class of an entity's objects (see `resolve`), cached per entity.
+    func objectClass(of runtime: EntityRuntime) -> NSManagedObject.Type {
+        lock.lock()
+        let cached = classes[runtime.serial]
+        lock.unlock()
+        if let cached { return cached }
+        let type = resolve(runtime.entity.managedObjectClassName)
+        lock.lock()
+        classes[runtime.serial] = type
+        lock.unlock()
+        return type
     }
 
     func entity(for type: NSManagedObject.Type) -> NSEntityDescription? {
@@ -90,6 +140,6 @@ extension EntityRuntime {
     /// The class of the entity's objects, resolved through `ManagedClassRegistry` (which
     /// can learn new classes after the model is frozen).
     var objectClass: NSManagedObject.Type {
-        ManagedClassRegistry.shared.resolve(entity.managedObjectClassName)
+        ManagedClassRegistry.shared.objectClass(of: self)
     }
 }

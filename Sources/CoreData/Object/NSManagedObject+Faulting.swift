@@ -70,18 +70,20 @@ extension NSManagedObject {
     /// the committed snapshot.
     func load(_ row: StoreRow) {
         let values = row.values
-        for property in entity.runtime.slotProperties {
+        let runtime = entity.runtime!
+        // Stored attributes with a slot type of their own: copied as they are.
+        runtime.plainAttributeSlots.withUnsafeBufferPointer { slots in
+            for slot in slots {
+                if let value = cdr_row_get(values, slot) { _ = cdr_object_load(storage, slot, value) }
+            }
+        }
+        for property in runtime.otherLoadedProperties {
             let slot = property.slot
             switch property {
             case let attribute as NSAttributeDescription:
-                if attribute.isTransient { continue }
                 guard let value = cdr_row_get(values, slot) else { continue }
-                if attribute.slotType == CDR_BOX {
-                    let decoded = Transformer.decode(value.pointee, for: attribute)
-                    _ = attribute.store(decoded, in: storage, slot: slot, dirty: false)
-                } else {
-                    _ = cdr_object_load(storage, slot, value)
-                }
+                let decoded = Transformer.decode(value.pointee, for: attribute)
+                _ = attribute.store(decoded, in: storage, slot: slot, dirty: false)
             case let relationship as NSRelationshipDescription where !relationship.isToMany:
                 guard let value = cdr_row_get(values, slot)?.pointee,
                       value.type == UInt8(CDR_INT64.rawValue),

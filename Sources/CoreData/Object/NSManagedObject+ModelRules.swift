@@ -71,6 +71,8 @@ extension NSManagedObject {
     /// and the regular expression of strings.
     private func validateLimits(_ attribute: NSAttributeDescription, _ value: Any,
                                 _ fail: (Int, String) -> Void) {
+        if attribute.minimumValue == nil && attribute.maximumValue == nil
+            && (attribute.regularExpression ?? "").isEmpty { return }
         let key = attribute.name
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,

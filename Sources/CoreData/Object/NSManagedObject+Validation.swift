@@ -8,6 +8,34 @@ extension NSManagedObject {
     /// failure (one error, or `NSValidationMultipleErrorsError`).
     func validatePropertyValues() throws {
         var errors: [NSError] = []
+        if invalidValues.isEmpty && !ValidateValueOverride.isOverridden(by: type(of: self)) {
+            // `validateValue` is the model's rules alone: check only what the model declares,
+            // straight on the slots, and box values only for properties with rules.
+            let checks = entity.runtime.validationChecks
+            for (index, property) in entity.runtime.slotProperties.enumerated() {
+                switch checks[index] {
+                case .skip:
+                    continue
+                case .mandatory:
+                    if let value = cdr_object_get(storage, property.slot),
+                       value.pointee.type != UInt8(CDR_NULL.rawValue) { continue }
+                case .loadedToMany:
+                    if isInsertedFlag { continue }
+                    if let value = cdr_object_get(storage, property.slot),
+                       value.pointee.type == UInt8(CDR_SET.rawValue) { continue }
+                case .full:
+                    break
+                }
+                let value = primitiveValue(atSlot: property.slot, property: property)
+                do {
+                    try validateModelRules(value, forKey: property.name)
+                } catch let error as NSError {
+                    errors += Self.flatten(error)
+                }
+            }
+            try Self.throwCombined(errors)
+            return
+        }
         for property in entity.runtime.slotProperties where !property.isTransient {
             var value = primitiveValue(atSlot: property.slot, property: property)
             do {
@@ -86,5 +114,106 @@ extension NSManagedObjectContext {
         for object in touched.values where object.isUpdated { collect(object.validateForUpdate) }
         for object in deleted.values { collect(object.validateForDelete) }
         try NSManagedObject.throwCombined(errors)
+    }
+}
+
+// MARK: - What saving must check, per slot
+
+/// What `validatePropertyValues` must do for one slot when `validateValue(_:forKey:)` is
+/// not overridden: the model's rules (`validateModelRules`) can only fail where the model
+/// declares something, so properties without rules are not read at all.
+enum ValidationCheck {
+    /// Transient, or nothing that can fail for a value of the slot's own type.
+    case skip
+    /// Non-optional, no other rule: fails only when the slot is NULL.
+    case mandatory
+    /// A to-many without rules: nothing can fail, but the full check loads the set from
+    /// the store when it is not loaded, so keep doing that then.
+    case loadedToMany
+    /// Box the value and run the model's rules.
+    case full
+
+    static func of(_ property: NSPropertyDescription) -> ValidationCheck {
+        if property.isTransient { return .skip }
+        if !property.validationPredicates.isEmpty { return .full }
+        switch property {
+        case let attribute as NSAttributeDescription:
+            // Types whose slot values always read back as an accepted, non-nil value.
+            switch attribute.attributeType {
+            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
+                 .doubleAttributeType, .floatAttributeType, .booleanAttributeType,
+                 .stringAttributeType, .dateAttributeType, .binaryDataAttributeType, .UUIDAttributeType:
+                break
+            default:
+                return .full
+            }
+            if attribute.minimumValue != nil || attribute.maximumValue != nil { return .full }
+            if let pattern = attribute.regularExpression, !pattern.isEmpty { return .full }
+            return attribute.isOptional ? .skip : .mandatory
+        case let relationship as NSRelationshipDescription:
+            if relationship.isToMany {
+                guard relationship.isOptional, relationship.minCount <= 0, relationship.maxCount <= 0 else { return .full }
+                return .loadedToMany
+            }
+            return relationship.isOptional ? .skip : .full
+        default:
+            return .full
+        }
+    }
+}
+
+/// Finds out whether a class overrides `NSManagedObject.validateValue(_:forKey:)`, so that
+/// saving can skip boxing every value for classes that do not. Linux has no Objective-C
+/// runtime to ask, so this compares the method's entry in the classes' Swift vtables: the
+/// entry is found once by comparing two private probe classes, one of which overrides the
+/// method. If the metadata does not look as expected, every class counts as overriding
+/// (the slow, always-correct path).
+enum ValidateValueOverride {
+    private final class Plain: NSManagedObject {}
+    private final class Overriding: NSManagedObject {
+        override func validateValue(_ value: inout Any?, forKey key: String) throws {
+            try super.validateValue(&value, forKey: key)
+        }
+    }
+
+    /// The method's index among the metadata words, and the base class's word there.
+    private static let entry: (index: Int, word: UInt)? = {
+        guard let (base, count) = words(NSManagedObject.self),
+              let (plain, plainCount) = words(Plain.self),
+              let (overriding, overridingCount) = words(Overriding.self),
+              plainCount >= count, overridingCount >= count else { return nil }
+        // Header words (description, sizes) and initializers differ between the base and
+        // a subclass; the method's entry is the one word where the plain subclass keeps
+        // the base's value and the overriding one does not.
+        var found: [Int] = []
+        for i in 0..<count where plain[i] == base[i] && overriding[i] != plain[i] { found.append(i) }
+        guard found.count == 1 else { return nil }
+        return (found[0], base[found[0]])
+    }()
+
+    /// A Swift class's metadata as words from its address point, and how many there are.
+    private static func words(_ type: AnyClass) -> (UnsafePointer<UInt>, Int)? {
+        let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        // Without Objective-C interop: kind, superclass, flags (4), instance address
+        // point (4), instance size (4), alignment mask (2), reserved (2), class size (4),
+        // class address point (4), ...
+        #if canImport(ObjectiveC)
+        return nil
+        #else
+        let classSize = Int(metadata.load(fromByteOffset: 32, as: UInt32.self))
+        let addressPoint = Int(metadata.load(fromByteOffset: 36, as: UInt32.self))
+        let count = (classSize - addressPoint) / MemoryLayout<UInt>.size
+        guard addressPoint >= 0, addressPoint < classSize, count > 8, count < 65_536 else { return nil }
+        return (metadata.assumingMemoryBound(to: UInt.self), count)
+        #endif
+    }
+
+    /// Whether `type` (an NSManagedObject class) or one of its superclasses overrides
+    /// `validateValue(_:forKey:)`; true when that cannot be told.
+    static func isOverridden(by type: NSManagedObject.Type) -> Bool {
+        guard let entry else { return true }
+        if type == NSManagedObject.self { return false }
+        let metadata = unsafeBitCast(type, to: UnsafePointer<UInt>.self)
+        return metadata[entry.index] != entry.word
     }
 }

@@ -20,12 +20,16 @@ open class NSManagedObjectID: NSObject, NSCopying, NSFetchRequestResult, @unchec
     }
 
     public let entity: NSEntityDescription
-    public private(set) weak var persistentStore: NSPersistentStore?
+    /// The store (nil for a temporary ID, or once the store is gone).
+    public var persistentStore: NSPersistentStore? { storeReference?.store }
+    /// The store's shared weak reference: an ID retains this small object instead of
+    /// forming a weak reference of its own (which costs a side-table update per ID).
+    let storeReference: StoreReference?
     let reference: Reference
 
     init(entity: NSEntityDescription, store: NSPersistentStore?, reference: Reference) {
         self.entity = entity
-        self.persistentStore = store
+        self.storeReference = store?.reference
         self.reference = reference
         super.init()
     }

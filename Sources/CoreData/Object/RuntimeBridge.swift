@@ -155,10 +155,25 @@ extension NSAttributeDescription {
         return status == Int32(CDR_OK)
     }
 
+    private static let plainTypes = (
+        string: ObjectIdentifier(String.self), number: ObjectIdentifier(NSNumber.self),
+        date: ObjectIdentifier(Date.self), int: ObjectIdentifier(Int.self),
+        int64: ObjectIdentifier(Int64.self), double: ObjectIdentifier(Double.self),
+        data: ObjectIdentifier(Data.self), bool: ObjectIdentifier(Bool.self),
+        uuid: ObjectIdentifier(UUID.self))
+
     // MARK: - Coercions Apple's KVC performs for NSNumber-typed attributes
 
     static func unwrap(_ value: Any?) -> Any? {
         guard let value else { return nil }
+        // The types slots read back as are neither NSNull nor optionals: skip the casts
+        // and the Mirror (which cost more than the rest of a save's validation).
+        let type = ObjectIdentifier(Swift.type(of: value))
+        if type == plainTypes.string || type == plainTypes.number || type == plainTypes.date
+            || type == plainTypes.int || type == plainTypes.int64 || type == plainTypes.double
+            || type == plainTypes.data || type == plainTypes.bool || type == plainTypes.uuid {
+            return value
+        }
         if value is NSNull { return nil }
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional {

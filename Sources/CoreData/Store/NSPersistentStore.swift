@@ -39,6 +39,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     }
 
     let backend: StoreBackend
+    /// The weak reference every object ID of this store shares.
+    /// (Set once, in init.)
+    private(set) var reference: StoreReference!
 
     init(backend: StoreBackend, configurationName: String?, url: URL?, options: [AnyHashable: Any]?) {
         self.backend = backend
@@ -47,6 +50,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         self.options = options
         self.isReadOnly = (options?[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
         super.init()
+        reference = StoreReference(self)
     }
 
     open class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
@@ -56,4 +60,21 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     open override var description: String {
         "<\(Swift.type(of: self))> (URL: \(url?.absoluteString ?? "nil"))"
     }
+}
+
+/// A weak reference to a store, shared by the store's object IDs.
+final class StoreReference: @unchecked Sendable {
+    // @unchecked Sendable: `store` is a weak reference set once (the runtime makes weak
+    // loads thread-safe); `identifier` never changes.
+    private(set) weak var store: NSPersistentStore?
+    /// `ObjectIdentifier(store)`, fixed at creation.
+    let identifier: ObjectIdentifier
+
+    init(_ store: NSPersistentStore) {
+        self.store = store
+        self.identifier = ObjectIdentifier(store)
+    }
+
+    /// The store's identifier while the store exists.
+    var liveIdentifier: ObjectIdentifier? { store == nil ? nil : identifier }
 }

@@ -41,6 +41,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         let store: ObjectIdentifier
         let root: ObjectIdentifier
         let pk: Int64
+
+        func hash(into hasher: inout Hasher) { hasher.combine(_rawHashValue(seed: 0)) }
+        func _rawHashValue(seed: Int) -> Int { mixKeyHash(store, root, pk, seed: seed) }
     }
 
     /// Creates a coordinator and freezes `model`: from now on it cannot change.
@@ -236,7 +239,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     }
 
     func cacheKey(_ store: NSPersistentStore, _ entity: NSEntityDescription, _ pk: Int64) -> RowCacheKey {
-        RowCacheKey(store: ObjectIdentifier(store), root: ObjectIdentifier(entity.runtime.root), pk: pk)
+        RowCacheKey(store: ObjectIdentifier(store), root: entity.runtime.rootID, pk: pk)
     }
 
     /// Runs a fetch on one store and caches its rows.
@@ -244,6 +247,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let rows = try store.backend.fetch(plan)
+        rowCache.reserveCapacity(rowCache.count + rows.count)
         for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
         return rows
     }

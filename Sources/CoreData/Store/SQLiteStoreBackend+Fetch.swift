@@ -16,8 +16,11 @@ extension SQLiteStoreBackend {
             defer { statement.reset() }
             try statement.bind(bindings)
             var rows: [StoreRow] = []
+            var last: (entityID: Int, plan: EntityPlan?) = (-1, nil)
             while try statement.step() {
-                if let row = try decodeRow(statement) { rows.append(row) }
+                let entityID = Int(statement.int64(1))
+                if entityID != last.entityID { last = (entityID, plans[entityID]) }
+                if let plan = last.plan { rows.append(try decodeRow(statement, plan)) }
             }
             return rows
         }
@@ -212,11 +215,50 @@ extension SQLiteStoreBackend {
     func decodeRow(_ statement: SQLiteStatement) throws -> StoreRow? {
         let entityID = Int(statement.int64(1))
         guard let plan = plans[entityID] else { return nil }
+        return try decodeRow(statement, plan)
+    }
+
+    /// The row under the cursor, of the plan's entity. The common column kinds holding
+    /// their usual storage class are read inline; everything else goes through `decode`.
+    func decodeRow(_ statement: SQLiteStatement, _ plan: EntityPlan) throws -> StoreRow {
         let row = StoreRow(entity: plan.entity, pk: statement.int64(0), version: statement.int64(2))
-        for field in plan.fields {
-            try decode(field, from: statement, into: row.values)
-        }
+        try decodeFields(statement, plan, into: row.values)
         return row
+    }
+
+    /// Decodes the plan's fields (at their SELECT positions) into a runtime row; NULL
+    /// columns leave their slots untouched.
+    func decodeFields(_ statement: SQLiteStatement, _ plan: EntityPlan, into values: OpaquePointer) throws {
+        let handle = statement.handle
+        try plan.decodeOps.withUnsafeBufferPointer { ops in
+            for op in ops {
+                let i = op.position
+                let type = sqlite3_column_type(handle, i)
+                if type == SQLITE_NULL { continue }
+                switch op.kind {
+                case .integer where type == SQLITE_INTEGER:
+                    cdr_row_set_int64(values, op.slot, sqlite3_column_int64(handle, i))
+                case .double where type == SQLITE_FLOAT || type == SQLITE_INTEGER:
+                    cdr_row_set_double(values, op.slot, sqlite3_column_double(handle, i))
+                case .date where type == SQLITE_FLOAT || type == SQLITE_INTEGER:
+                    var value = cdr_value()
+                    value.type = UInt8(CDR_DATE.rawValue)
+                    value.u.d = sqlite3_column_double(handle, i)
+                    cdr_row_set(values, op.slot, &value)
+                case .boolean where type == SQLITE_INTEGER:
+                    var value = cdr_value()
+                    value.type = UInt8(CDR_BOOL.rawValue)
+                    value.u.i = sqlite3_column_int64(handle, i) != 0 ? 1 : 0
+                    cdr_row_set(values, op.slot, &value)
+                case .text where type == SQLITE_TEXT:
+                    let bytes = sqlite3_column_text(handle, i)
+                    let count = Int(sqlite3_column_bytes(handle, i))
+                    cdr_row_set_text(values, op.slot, count > 0 ? UnsafeRawPointer(bytes)?.assumingMemoryBound(to: CChar.self) : nil, count)
+                default:
+                    try decode(plan.fields[op.field], from: statement, into: values)
+                }
+            }
+        }
     }
 
     /// Reads one column by the model's type, tolerating what real stores hold (integers in

@@ -65,12 +65,46 @@ final class SQLiteStoreBackend: StoreBackend {
         }
     }
 
-    struct EntityPlan {
+    final class EntityPlan {
         let entity: NSEntityDescription
         let table: Int
         let tableName: String
         let fields: [Field]
         let fieldBySlot: [Int32: Int]
+        /// `fields` as plain values, for decoding rows without reference counting.
+        let decodeOps: [DecodeOp]
+
+        init(entity: NSEntityDescription, table: Int, tableName: String, fields: [Field], fieldBySlot: [Int32: Int]) {
+            self.entity = entity
+            self.table = table
+            self.tableName = tableName
+            self.fields = fields
+            self.fieldBySlot = fieldBySlot
+            self.decodeOps = fields.enumerated().map { DecodeOp($0.offset, $0.element) }
+        }
+    }
+
+    /// One field to decode: the common kinds inline, anything else by `fields[field]`.
+    struct DecodeOp {
+        enum Kind: UInt8 { case integer, boolean, double, date, text, other }
+        let slot: Int32
+        let position: Int32
+        let kind: Kind
+        let field: Int
+
+        init(_ index: Int, _ field: Field) {
+            slot = field.slot
+            position = field.position
+            self.field = index
+            switch field.kind {
+            case .value(.integer): kind = .integer
+            case .value(.boolean): kind = .boolean
+            case .value(.double): kind = .double
+            case .value(.date): kind = .date
+            case .value(.text): kind = .text
+            default: kind = .other
+            }
+        }
     }
 
     init(url: URL, options: [AnyHashable: Any]) {

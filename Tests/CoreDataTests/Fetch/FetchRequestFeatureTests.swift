@@ -55,6 +55,49 @@ import Testing
         #expect(rows[0]["quantity"] == nil)
     }
 
+    @Test("dictionaries of plain attributes: filtered, sorted, paged; objects the context holds read from memory",
+          arguments: storeTypes)
+    func attributeDictionaries(_ storeType: String) throws {
+        let stack = try Self.shopping(storeType)
+        let context = stack.newContext()
+        let request = NSFetchRequest<NSDictionary>(entityName: "ShoppingItem")
+        request.resultType = .dictionaryResultType
+        request.propertiesToFetch = ["name", "quantity", "price", "purchased"]
+        request.predicate = NSPredicate(format: "quantity > 1")
+        request.sortDescriptors = [NSSortDescriptor(key: "quantity", ascending: false)]
+        request.fetchOffset = 1
+        request.fetchLimit = 2
+        let rows = try context.fetch(request)
+        #expect(rows.map { $0["name"] as? String } == ["Eggs", "Stray"])
+        #expect(rows.map { $0["quantity"] as? Int } == [12, 5])
+        #expect(rows.map { $0["price"] as? Double } == [6, 2.5])
+        #expect(rows.map { ($0["purchased"] as? NSNumber)?.boolValue } == [false, false])
+        #expect(rows[0].count == 4)
+        if storeType == NSSQLiteStoreType { #expect(context.registeredObjects.isEmpty) }
+
+        // Another context saves a change; this one still holds the old values in memory,
+        // and reads them, as a fetch of objects would.
+        let objects = NSFetchRequest<ShoppingItem>(entityName: "ShoppingItem")
+        objects.predicate = NSPredicate(format: "name == 'Eggs'")
+        let eggs = try #require(try context.fetch(objects).first)
+        #expect(eggs.quantity == 12)
+        let other = stack.newContext()
+        let theirs = try #require(try other.fetch(objects).first)
+        theirs.quantity = 13
+        try other.save()
+        request.fetchOffset = 0
+        request.fetchLimit = 0
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        let again = try context.fetch(request)
+        #expect(again.map { $0["name"] as? String } == ["Eggs", "Milk", "Nails", "Stray"])
+        #expect(again.map { $0["quantity"] as? Int } == [12, 2, 100, 5])
+        #expect(try other.fetch(request).map { $0["quantity"] as? Int } == [13, 2, 100, 5])
+
+        // Unsaved changes: the object path, as before.
+        eggs.quantity = 0
+        #expect(try context.fetch(request).map { $0["name"] as? String } == ["Milk", "Nails", "Stray"])
+    }
+
     @Test("aggregates grouped by a to-one, filtered by HAVING, sorted by the group key", arguments: storeTypes)
     func grouping(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)

@@ -130,3 +130,38 @@ import Testing
         #expect(item.willSaveCalls == 1)
     }
 }
+
+/// `@Managed(key:)`: a Swift name other than the model's key, beside a plain one.
+final class RenamedItem: NSManagedObject {
+    @Managed(key: "name") var title: String?
+    @Managed var quantity: Int64
+}
+
+@Suite struct ManagedKeyTests {
+    @Test("@Managed(key:) reads and writes the named key; plain properties find their own names")
+    func explicitKeys() throws {
+        let entity = NSEntityDescription()
+        entity.name = "Renamed"
+        entity.managedObjectClassName = String(reflecting: RenamedItem.self)
+        let name = NSAttributeDescription()
+        name.name = "name"
+        name.attributeType = .stringAttributeType
+        let quantity = NSAttributeDescription()
+        quantity.name = "quantity"
+        quantity.attributeType = .integer64AttributeType
+        entity.properties = [name, quantity]
+        let model = NSManagedObjectModel()
+        model.entities = [entity]
+        let stack = try TestStack(model: model)
+        let item = RenamedItem(context: stack.context)
+        item.title = "Milk"
+        item.quantity = 3
+        #expect(item.value(forKey: "name") as? String == "Milk")
+        #expect(item.value(forKey: "quantity") as? Int == 3)
+        item.setValue("Eggs", forKey: "name")
+        #expect(item.title == "Eggs")
+        let other = RenamedItem(context: stack.context)
+        #expect(other.title == nil && other.quantity == 0)
+        try stack.context.save()
+    }
+}

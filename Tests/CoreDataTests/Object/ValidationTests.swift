@@ -193,3 +193,27 @@ final class Account: NSManagedObject {
         #expect(try other.count(for: NSFetchRequest<NSManagedObject>(entityName: "Account")) == 2)
     }
 }
+
+// MARK: - Finding validateValue overrides (save's fast path)
+
+private class ValidatingBase: NSManagedObject {
+    override func validateValue(_ value: inout Any?, forKey key: String) throws {
+        try super.validateValue(&value, forKey: key)
+    }
+}
+private final class InheritsValidation: ValidatingBase {}
+private final class PlainRecord: NSManagedObject {}
+private class PlainBase: NSManagedObject {}
+private final class PlainChild: PlainBase {}
+
+@Suite struct ValidateValueOverrideTests {
+    @Test("classes that override validateValue, directly or through a superclass, are told apart")
+    func detection() {
+        #expect(!ValidateValueOverride.isOverridden(by: NSManagedObject.self))
+        #expect(!ValidateValueOverride.isOverridden(by: PlainRecord.self))
+        #expect(!ValidateValueOverride.isOverridden(by: PlainChild.self))
+        #expect(ValidateValueOverride.isOverridden(by: ValidatingBase.self))
+        #expect(ValidateValueOverride.isOverridden(by: InheritsValidation.self))
+        #expect(ValidateValueOverride.isOverridden(by: Account.self))
+    }
+}
