@@ -109,31 +109,15 @@ extension SQLiteStoreBackend {
     }
 
     func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey] {
+        // To-many members: the batched query (SQLiteStoreBackend+RelatedKeys.swift) with
+        // one source.
+        if relationship.isToMany { return try relatedKeys(relationship: relationship, pks: [pk])[pk] ?? [] }
         let connection = try requireConnection()
         guard let destination = relationship.destinationEntity,
-              let destinationTable = schema.tableIndex(for: destination) else { return [] }
-        let destinationName = schema.tables[destinationTable].name
-        let sql: String
-        if !relationship.isToMany {
-            guard let fk = schema.toOneColumns[ObjectIdentifier(relationship)]?.fk,
-                  let t = schema.tableIndex(for: relationship.entity) else { return [] }
-            sql = "SELECT d.Z_ENT, d.Z_PK FROM \(schema.tables[t].name) s JOIN \(destinationName) d ON d.Z_PK = s.\(fk) WHERE s.Z_PK = ?"
-        } else {
-            switch schema.toMany[ObjectIdentifier(relationship)] {
-            case let .children(_, foreignKey, orderColumn)?:
-                let order = orderColumn.map { "\($0), Z_PK" } ?? "Z_PK"
-                sql = "SELECT Z_ENT, Z_PK FROM \(destinationName) WHERE \(foreignKey) = ? ORDER BY \(order)"
-            case let .join(index, sourceIsA)?:
-                let join = schema.joinTables[index]
-                let (source, member, order) = sourceIsA
-                    ? (join.columnA, join.columnB, join.orderB)
-                    : (join.columnB, join.columnA, join.orderA)
-                let orderBy = order.map { "j.\($0), d.Z_PK" } ?? "d.Z_PK"
-                sql = "SELECT d.Z_ENT, d.Z_PK FROM \(join.name) j JOIN \(destinationName) d ON d.Z_PK = j.\(member) WHERE j.\(source) = ? ORDER BY \(orderBy)"
-            case nil:
-                return []
-            }
-        }
+              let destinationTable = schema.tableIndex(for: destination),
+              let fk = schema.toOneColumns[ObjectIdentifier(relationship)]?.fk,
+              let t = schema.tableIndex(for: relationship.entity) else { return [] }
+        let sql = "SELECT d.Z_ENT, d.Z_PK FROM \(schema.tables[t].name) s JOIN \(schema.tables[destinationTable].name) d ON d.Z_PK = s.\(fk) WHERE s.Z_PK = ?"
         return try readFailure {
             let statement = try connection.cached(sql)
             try statement.bind(1, pk)
