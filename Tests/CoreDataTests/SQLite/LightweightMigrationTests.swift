@@ -293,4 +293,64 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         if step == 1 { #expect(ours.filter { $0.hasPrefix("Mood(") }.allSatisfy { $0.contains("continent->[]") }) }
         if step == 3 { #expect(ours.filter { $0.hasPrefix("Country(") }.allSatisfy { $0.contains("isoContinent=0,") }) }
     }
+
+    /// Writes a two-version `Library.xcdatamodeld` into `folder`.
+    func libraryBundle(in folder: TemporaryFolder, v1: String, v2: String) throws -> ModelBundle {
+        let bundle = folder.file("Library.xcdatamodeld")
+        for (name, body) in [("Library", v1), ("Library 2", v2)] {
+            let version = bundle.appendingPathComponent("\(name).xcdatamodel")
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<model type=\"com.apple.IDECoreDataModeler.DataModel\" documentVersion=\"1.0\">\n\(body)\n</model>\n"
+            try xml.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        }
+        return try ModelBundle.open(bundle)
+    }
+
+    @Test("a to-one relationship that becomes many-to-many (and is renamed) keeps every link")
+    func toOneBecomesManyToMany() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bundle = try libraryBundle(in: folder, v1: """
+            <entity name="Author"><attribute name="name" attributeType="String"/>
+              <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/></entity>
+            <entity name="Book"><attribute name="title" attributeType="String"/>
+              <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="books" inverseEntity="Author"/></entity>
+            """, v2: """
+            <entity name="Author"><attribute name="name" attributeType="String"/>
+              <attribute name="born" optional="YES" attributeType="Integer 32" defaultValueString="1900"/>
+              <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="writers" inverseEntity="Book"/></entity>
+            <entity name="Book"><attribute name="heading" attributeType="String" elementID="title"/>
+              <relationship name="writers" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Author" inverseName="books" inverseEntity="Author" elementID="author"/></entity>
+            """)
+        let url = folder.file("Library.sqlite")
+        let coordinator = try open(url, try bundle.model(forVersion: "Library"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            for (a, titles) in [("Ann", ["A1", "A2"]), ("Bob", ["B1"]), ("Cy", [])] {
+                let author = NSEntityDescription.insertNewObject(forEntityName: "Author", into: context)
+                author.setValue(a, forKey: "name")
+                for title in titles {
+                    let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+                    book.setValue(title, forKey: "title")
+                    book.setValue(author, forKey: "author")
+                }
+            }
+            let orphan = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+            orphan.setValue("O", forKey: "title")
+            try context.save()
+        }
+        try coordinator.remove(coordinator.persistentStores[0])
+        let migrated = try snapshot(try open(url, try bundle.model(forVersion: "Library 2")))
+        #expect(migrated == [
+            "Author(born=1900,name=Ann) books->[Book(heading=A1); Book(heading=A2)]",
+            "Author(born=1900,name=Bob) books->[Book(heading=B1)]",
+            "Author(born=1900,name=Cy) books->[]",
+            "Book(heading=A1) writers->[Author(born=1900,name=Ann)]",
+            "Book(heading=A2) writers->[Author(born=1900,name=Ann)]",
+            "Book(heading=B1) writers->[Author(born=1900,name=Bob)]",
+            "Book(heading=O) writers->[]",
+        ])
+    }
 }
+
