@@ -179,7 +179,9 @@ import Foundation
                 ModelLoadError.noSuchFile, file: url,
                 "the bundle has no version \(name) (versions: \(versionNames.joined(separator: ", ")))")
         }
-        return try ModelLoader.loadVersion(at: versionURL)
+        let model = try ModelLoader.loadVersion(at: versionURL)
+        model.bundleURL = url
+        return model
     }
 
     /// Loads the current version.

@@ -37,6 +37,7 @@ extension NSManagedObjectModel {
             let (bundle, version) = try ModelBundle.resolve(url)
             guard let versionURL = bundle.url(forVersion: version) else { return nil }
             try ModelLoader.populate(self, fromVersionAt: versionURL)
+            bundleURL = bundle.url
         } catch {
             return nil
         }

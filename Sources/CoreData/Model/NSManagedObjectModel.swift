@@ -35,6 +35,10 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private(set) var isFrozen = false
     /// Entities by store number (`Z_ENT`), filled when the model is frozen.
     var entitiesByStoreID: [Int: NSEntityDescription] = [:]
+    /// The `.xcdatamodeld` (or lone `.xcdatamodel`) folder this model was loaded from,
+    /// when it came from a model bundle: lightweight migration looks for the store's
+    /// source model among the other versions of that bundle.
+    var bundleURL: URL?
 
     open var versionIdentifiers: Set<AnyHashable> = []
     open var localizationDictionary: [String: String]?

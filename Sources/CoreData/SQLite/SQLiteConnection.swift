@@ -19,8 +19,10 @@ final class SQLiteConnection {
     ///
     /// Uses `SQLITE_OPEN_NOMUTEX` (the coordinator serialises calls) and extended result
     /// codes; `busyTimeout` is how long a statement waits for another connection's lock.
-    init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeout: TimeInterval = 1) throws {
+    /// With `uri`, `ATTACH` accepts `file:` URIs (`?mode=ro`).
+    init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeout: TimeInterval = 1, uri: Bool = false) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if uri { flags |= SQLITE_OPEN_URI }
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         var db: OpaquePointer?

@@ -37,6 +37,8 @@ final class SQLiteStoreBackend: StoreBackend {
     let busyTimeout: TimeInterval
     /// `NSSQLitePragmasOption`: extra PRAGMAs run when the store opens.
     let pragmas: [String: String]
+    /// `NSMigratePersistentStoresAutomaticallyOption` and `NSInferMappingModelAutomaticallyOption`.
+    let migration: (migrate: Bool, infer: Bool)
 
     var connection: SQLiteConnection?
     var schema = SQLiteSchema()
@@ -118,6 +120,7 @@ final class SQLiteStoreBackend: StoreBackend {
             pragmas[key] = "\(value)"
         }
         self.pragmas = pragmas
+        self.migration = Self.migrationOptions(options)
     }
 
     deinit { close() }
@@ -152,6 +155,9 @@ final class SQLiteStoreBackend: StoreBackend {
         var schema = SQLiteSchema.design(entities: entities)
         var opened: SQLiteConnection?
         do {
+            if !isNew && !isReadOnly && migration.migrate {
+                try migrateIfNeeded(model: model, entities: entities, infer: migration.infer)
+            }
             let connection = try SQLiteConnection(path: path, readOnly: isReadOnly, busyTimeout: busyTimeout)
             opened = connection
             try SQLiteFunctions.register(on: connection)

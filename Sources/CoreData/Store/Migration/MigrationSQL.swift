@@ -1,0 +1,258 @@
+import Foundation
+
+/// The SQL of a lightweight migration: statements run on a connection whose `main`
+/// database has the destination schema and which has the source store attached as `src`.
+///
+/// Every relationship of the source is read as `(owner, member, position)` pairs,
+/// whatever its storage (to-one key, children's key, join table), so that a destination
+/// relationship can be rebuilt from it whatever its own storage.
+struct MigrationSQL {
+    let source: SQLiteSchema
+    let destination: SQLiteSchema
+    let mapping: NSMappingModel
+
+    // MARK: - Entity rows
+
+    /// One `INSERT … SELECT` per migrated concrete entity.
+    func rowCopies() -> [String] {
+        var statements: [String] = []
+        for entityMapping in mapping.entityMappings {
+            guard let origin = entityMapping.sourceEntity, let target = entityMapping.destinationEntity,
+                  !target.isAbstract, let sourceTable = table(origin, in: source),
+                  let destinationTable = table(target, in: destination) else { continue }
+            var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+            var values = ["s.Z_PK", "\(target.runtime.entityID)", "s.Z_OPT"]
+            for property in target.runtime.slotProperties where !property.isTransient {
+                let key = ObjectIdentifier(property)
+                if let attribute = property as? NSAttributeDescription, let column = destination.attributeColumns[key] {
+                    columns.append(column)
+                    values.append(value(of: attribute, in: target))
+                } else if let relationship = property as? NSRelationshipDescription,
+                          let stored = destination.toOneColumns[key] {
+                    let (fk, member) = foreignKey(of: relationship, in: target)
+                    columns.append(stored.fk)
+                    values.append(fk)
+                    if let entityColumn = stored.entity {
+                        columns.append(entityColumn)
+                        values.append(member.map { entityNumber(ofPK: fk, memberOf: $0) } ?? "NULL")
+                    }
+                }
+            }
+            for (column, expression) in orderColumns(for: target) {
+                columns.append(column)
+                values.append(expression)
+            }
+            statements.append(
+                "INSERT INTO main.\(destinationTable) (\(columns.joined(separator: ", "))) "
+                    + "SELECT \(values.joined(separator: ", ")) FROM src.\(sourceTable) AS s "
+                    + "WHERE s.Z_ENT = \(origin.runtime.entityID)")
+        }
+        return statements
+    }
+
+    /// The source value of an attribute, its default when it is new (or NULL in the
+    /// source while the attribute became non-optional).
+    private func value(of attribute: NSAttributeDescription, in entity: NSEntityDescription) -> String {
+        let fallback = Self.literal(attribute.defaultValue, kind: SQLiteValueKind(attribute))
+        guard let old = sourceProperty(of: attribute, in: entity),
+              let column = source.attributeColumns[ObjectIdentifier(old)] else { return fallback }
+        if !attribute.isOptional && fallback != "NULL" { return "COALESCE(s.\(column), \(fallback))" }
+        return "s.\(column)"
+    }
+
+    /// The foreign key of a to-one relationship and the source entity its members are
+    /// rows of (nil when the relationship is new).
+    private func foreignKey(of relationship: NSRelationshipDescription, in entity: NSEntityDescription)
+        -> (String, NSEntityDescription?) {
+        if let old = sourceProperty(of: relationship, in: entity) as? NSRelationshipDescription {
+            if !old.isToMany, let fk = source.toOneColumns[ObjectIdentifier(old)]?.fk {
+                return ("s.\(fk)", old.destinationEntity)
+            }
+            if let pairs = pairs(of: old) {
+                return ("(SELECT x.member FROM (\(pairs)) AS x WHERE x.owner = s.Z_PK ORDER BY x.position, x.member LIMIT 1)",
+                        old.destinationEntity)
+            }
+        }
+        // A new to-one whose inverse existed: read the inverse's pairs backwards.
+        if let inverse = relationship.inverseRelationship,
+           let oldInverse = sourceProperty(of: inverse, in: inverse.entity) as? NSRelationshipDescription,
+           let pairs = pairs(of: oldInverse) {
+            return ("(SELECT x.owner FROM (\(pairs)) AS x WHERE x.member = s.Z_PK ORDER BY x.owner LIMIT 1)",
+                    oldInverse.entity)
+        }
+        return ("NULL", nil)
+    }
+
+    /// The destination `Z_ENT` of the source row `pk` of `entity`'s hierarchy.
+    private func entityNumber(ofPK pk: String, memberOf entity: NSEntityDescription) -> String {
+        guard let table = table(entity, in: source) else { return "NULL" }
+        return "(SELECT \(entityCase("m.Z_ENT", family: entity)) FROM src.\(table) AS m WHERE m.Z_PK = \(pk))"
+    }
+
+    /// `CASE` mapping the source `Z_ENT` of `family` members to their destination `Z_ENT`.
+    private func entityCase(_ column: String, family entity: NSEntityDescription) -> String {
+        var cases = ""
+        for member in entity.runtime.family {
+            if let target = mapping.destination(of: member) {
+                cases += " WHEN \(member.runtime.entityID) THEN \(target.runtime.entityID)"
+            }
+        }
+        return cases.isEmpty ? "NULL" : "CASE \(column)\(cases) END"
+    }
+
+    /// `Z_FOK_` columns of the destination table that order `entity`'s rows inside an
+    /// ordered to-many relationship, with the position each row had in the source.
+    private func orderColumns(for entity: NSEntityDescription) -> [(String, String)] {
+        var result: [(String, String)] = []
+        for owner in destination.entitiesByID.values {
+            for case let relationship as NSRelationshipDescription in owner.properties
+            where relationship.entity === owner && relationship.isToMany {
+                guard case let .children(_, _, order?)? = destination.toMany[ObjectIdentifier(relationship)],
+                      let members = relationship.destinationEntity,
+                      members.runtime.family.contains(where: { $0 === entity }) else { continue }
+                var expression = "NULL"
+                if let old = sourceProperty(of: relationship, in: owner) as? NSRelationshipDescription,
+                   old.isOrdered, let pairs = pairs(of: old) {
+                    expression = "(SELECT x.position FROM (\(pairs)) AS x WHERE x.member = s.Z_PK LIMIT 1)"
+                }
+                result.append((order, expression))
+            }
+        }
+        return result
+    }
+
+    // MARK: - Join tables
+
+    /// One `INSERT … SELECT` per destination join table, keeping only pairs whose two
+    /// objects were migrated.
+    func joinCopies() -> [String] {
+        var statements: [String] = []
+        var sides: [Int: (a: NSRelationshipDescription?, b: NSRelationshipDescription?)] = [:]
+        for owner in destination.entitiesByID.values {
+            for case let relationship as NSRelationshipDescription in owner.properties where relationship.entity === owner {
+                guard case let .join(index, sourceIsA)? = destination.toMany[ObjectIdentifier(relationship)] else { continue }
+                if sourceIsA { sides[index, default: (nil, nil)].a = relationship } else { sides[index, default: (nil, nil)].b = relationship }
+            }
+        }
+        for (index, side) in sides.sorted(by: { $0.key < $1.key }) {
+            guard let a = side.a, let aMembers = a.destinationEntity,
+                  let aTable = table(a.entity, in: destination), let bTable = table(aMembers, in: destination) else { continue }
+            let join = destination.joinTables[index]
+            // (A's PK, B's PK, position of B in a, position of A in b)
+            let select: String
+            if let old = sourceProperty(of: a, in: a.entity) as? NSRelationshipDescription, let pairs = pairs(of: old) {
+                select = "SELECT x.owner AS a, x.member AS b, x.position AS pb, NULL AS pa FROM (\(pairs)) AS x"
+            } else if let b = side.b, let old = sourceProperty(of: b, in: b.entity) as? NSRelationshipDescription,
+                      let pairs = pairs(of: old) {
+                select = "SELECT x.member AS a, x.owner AS b, NULL AS pb, x.position AS pa FROM (\(pairs)) AS x"
+            } else {
+                continue
+            }
+            var columns = [join.columnA, join.columnB]
+            var values = ["y.a", "y.b"]
+            if let order = join.orderB { columns.append(order); values.append("y.pb") }
+            if let order = join.orderA { columns.append(order); values.append("y.pa") }
+            statements.append(
+                "INSERT OR IGNORE INTO main.\(join.name) (\(columns.joined(separator: ", "))) "
+                    + "SELECT \(values.joined(separator: ", ")) FROM (\(select)) AS y "
+                    + "WHERE y.a IN (SELECT Z_PK FROM main.\(aTable)) AND y.b IN (SELECT Z_PK FROM main.\(bTable))")
+        }
+        return statements
+    }
+
+    // MARK: - Z_PRIMARYKEY
+
+    /// Each destination hierarchy's `Z_MAX`: the largest of its rows' keys and of the
+    /// `Z_MAX` of the source hierarchies its entities came from.
+    func primaryKeyMaxima() -> [String] {
+        destination.tables.map { table in
+            var roots = Set<Int>()
+            for member in table.root.runtime.family {
+                if let origin = mapping.mapping(forDestination: member)?.sourceEntity {
+                    roots.insert(origin.runtime.root.runtime.entityID)
+                }
+            }
+            let list = roots.sorted().map(String.init).joined(separator: ", ")
+            return "UPDATE main.Z_PRIMARYKEY SET Z_MAX = MAX("
+                + "COALESCE((SELECT MAX(Z_PK) FROM main.\(table.name)), 0), "
+                + "COALESCE((SELECT MAX(Z_MAX) FROM src.Z_PRIMARYKEY WHERE Z_ENT IN (\(list))), 0)) "
+                + "WHERE Z_ENT = \(table.root.runtime.entityID)"
+        }
+    }
+
+    // MARK: - Source relationships as pairs
+
+    /// `SELECT owner, member, position` over the source rows of a relationship, or nil
+    /// when the source store does not hold it.
+    func pairs(of relationship: NSRelationshipDescription) -> String? {
+        let key = ObjectIdentifier(relationship)
+        if !relationship.isToMany {
+            guard let fk = source.toOneColumns[key]?.fk, let t = table(relationship.entity, in: source) else { return nil }
+            return "SELECT p.Z_PK AS owner, p.\(fk) AS member, NULL AS position FROM src.\(t) AS p "
+                + "WHERE p.\(fk) IS NOT NULL AND p.Z_ENT IN (\(ids(relationship.entity)))"
+        }
+        switch source.toMany[key] {
+        case let .children(t, fk, order)?:
+            guard let members = relationship.destinationEntity else { return nil }
+            return "SELECT p.\(fk) AS owner, p.Z_PK AS member, \(order.map { "p." + $0 } ?? "NULL") AS position "
+                + "FROM src.\(source.tables[t].name) AS p WHERE p.\(fk) IS NOT NULL AND p.Z_ENT IN (\(ids(members)))"
+        case let .join(index, sourceIsA)?:
+            let join = source.joinTables[index]
+            let (owner, member, position) = sourceIsA
+                ? (join.columnA, join.columnB, join.orderB) : (join.columnB, join.columnA, join.orderA)
+            return "SELECT p.\(owner) AS owner, p.\(member) AS member, \(position.map { "p." + $0 } ?? "NULL") AS position "
+                + "FROM src.\(join.name) AS p"
+        case nil:
+            return nil
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The source property a destination property migrates from.
+    private func sourceProperty(of property: NSPropertyDescription, in entity: NSEntityDescription) -> NSPropertyDescription? {
+        let entityMapping = mapping.mapping(forDestination: entity) ?? mapping.mapping(forDestination: property.entity)
+        guard let entityMapping, let origin = entityMapping.sourceEntity else { return nil }
+        let mappings = property is NSAttributeDescription ? entityMapping.attributeMappings : entityMapping.relationshipMappings
+        guard let name = mappings?.first(where: { $0.name == property.name })?.sourcePropertyName else { return nil }
+        return origin.propertiesByName[name]
+    }
+
+    private func table(_ entity: NSEntityDescription, in schema: SQLiteSchema) -> String? {
+        schema.tableIndex(for: entity).map { schema.tables[$0].name }
+    }
+
+    private func ids(_ entity: NSEntityDescription) -> String {
+        entity.runtime.family.map { String($0.runtime.entityID) }.joined(separator: ", ")
+    }
+
+    /// A default value as a SQL literal, in the column's on-disk encoding (FORMATS.md §2.2).
+    static func literal(_ value: Any?, kind: SQLiteValueKind?) -> String {
+        guard let value, let kind else { return "NULL" }
+        switch kind {
+        case .integer, .boolean:
+            if let bool = value as? Bool { return bool ? "1" : "0" }
+            if let number = value as? NSNumber { return String(number.int64Value) }
+            return "NULL"
+        case .double:
+            return (value as? NSNumber).map { String($0.doubleValue) } ?? "NULL"
+        case .decimal:
+            if let decimal = value as? Decimal { return String(NSDecimalNumber(decimal: decimal).doubleValue) }
+            return (value as? NSNumber).map { String($0.doubleValue) } ?? "NULL"
+        case .date:
+            return (value as? Date).map { String($0.timeIntervalSinceReferenceDate) } ?? "NULL"
+        case .text:
+            let text = (value as? String) ?? (value as? URL)?.absoluteString
+            return text.map { SQLiteLightweightMigration.literal($0) } ?? "NULL"
+        case .uuid:
+            guard let uuid = value as? UUID else { return "NULL" }
+            return blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+        case .blob:
+            return (value as? Data).map(blob) ?? "NULL"
+        }
+    }
+
+    private static func blob(_ data: Data) -> String {
+        "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Performs an inferred (lightweight) migration of a SQLite store, in SQL only: no
+/// object is loaded.
+///
+/// The destination store is built in a new file beside the store (destination schema,
+/// rows copied with `INSERT … SELECT` from the store attached read-only), then moved
+/// over the store. Until that move, the store's files are only read: any failure leaves
+/// them byte for byte as they were.
+///
+/// Rows keep their `Z_PK` and `Z_OPT`; `Z_ENT` is renumbered for the destination
+/// model; attribute columns are renamed, dropped or added with their default value;
+/// to-one keys, `Z<n>_` entity columns, `Z_FOK_` ordering columns and join tables are
+/// rebuilt from the source relationships (also when a relationship changed between
+/// to-one and to-many); `Z_MAX` is kept per hierarchy; the metadata gets the
+/// destination's version hashes and identifiers and keeps the store UUID and the app's
+/// own keys.
+struct SQLiteLightweightMigration {
+    let url: URL
+    let sourceModel: NSManagedObjectModel
+    let destinationModel: NSManagedObjectModel
+    let destinationEntities: [NSEntityDescription]
+    let mapping: NSMappingModel
+    let storedMetadata: [String: Any]
+
+    /// Metadata keys Core Data writes itself; every other key belongs to the app and is kept.
+    static let frameworkKeys: Set<String> = [
+        NSStoreTypeKey, NSStoreUUIDKey, "NSPersistenceFrameworkVersion", NSStoreModelVersionHashesKey,
+        "NSStoreModelVersionHashesVersion", NSStoreModelVersionIdentifiersKey, "_NSAutoVacuumLevel",
+        "NSStoreModelVersionHashesDigest", "NSStoreModelVersionChecksumKey",
+    ]
+
+    func run() throws {
+        let fileManager = FileManager.default
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).migration-\(UUID().uuidString)")
+        defer {
+            for path in SQLiteStoreBackend.companionPaths(of: temporary.path) { try? fileManager.removeItem(atPath: path) }
+        }
+        // The source schema, matched against the store's real columns.
+        var sourceSchema = SQLiteSchema.design(entities: sourceModel.entities)
+        do {
+            let reader = try SQLiteConnection(path: url.path, readOnly: true, create: false, busyTimeout: 1)
+            try sourceSchema.resolve(with: reader)
+        }
+        let destinationSchema = SQLiteSchema.design(entities: destinationEntities)
+        try build(at: temporary, from: sourceSchema, into: destinationSchema)
+        try replaceStore(with: temporary)
+    }
+
+    // MARK: - Building the destination file
+
+    private func build(at temporary: URL, from source: SQLiteSchema, into destination: SQLiteSchema) throws {
+        let connection = try SQLiteConnection(path: temporary.path, busyTimeout: 1, uri: true)
+        try connection.execute("PRAGMA auto_vacuum = 2")
+        try connection.execute("PRAGMA page_size = 4096")
+        _ = try connection.scalarString("PRAGMA journal_mode = DELETE")
+        try connection.execute("ATTACH DATABASE \(Self.literal(Self.readOnlyURI(url.path))) AS src")
+        var metadata = SQLiteMetadata.initial(
+            model: destinationModel, entities: destinationEntities,
+            uuid: storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString)
+        for (key, value) in storedMetadata where !Self.frameworkKeys.contains(key) { metadata[key] = value }
+        let sql = MigrationSQL(source: source, destination: destination, mapping: mapping)
+        try connection.transaction {
+            for statement in SQLiteMetadata.createStatements + destination.createStatements {
+                try connection.execute(statement)
+            }
+            try SQLiteMetadata.insertPrimaryKeyRows(destination.entitiesByID, into: connection)
+            try SQLiteMetadata.write(metadata, to: connection)
+            for statement in sql.rowCopies() + sql.joinCopies() + sql.primaryKeyMaxima() {
+                try connection.execute(statement)
+            }
+        }
+        try connection.execute("DETACH DATABASE src")
+    }
+
+    /// Moves the built file over the store: the store's WAL is set aside first (a stale
+    /// WAL must never be replayed onto the new file), then deleted.
+    private func replaceStore(with temporary: URL) throws {
+        let fileManager = FileManager.default
+        let path = url.path
+        let setAside = path + "-wal.premigration"
+        do {
+            try? fileManager.removeItem(atPath: setAside)
+            if fileManager.fileExists(atPath: path + "-wal") { try fileManager.moveItem(atPath: path + "-wal", toPath: setAside) }
+            try? fileManager.removeItem(atPath: path + "-shm")
+            if rename(temporary.path, path) != 0 {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            }
+            try? fileManager.removeItem(atPath: setAside)
+        } catch {
+            if fileManager.fileExists(atPath: setAside) { try? fileManager.moveItem(atPath: setAside, toPath: path + "-wal") }
+            throw CoreDataError.store(
+                NSMigrationManagerDestinationStoreError,
+                "The migrated store could not replace the store at \(path).", url: url, underlying: error)
+        }
+    }
+
+    /// A `file:` URI opening `path` read-only.
+    static func readOnlyURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return "file:\(escaped)?mode=ro"
+    }
+
+    /// A SQL string literal.
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}
