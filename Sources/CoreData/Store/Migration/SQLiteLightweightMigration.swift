@@ -74,25 +74,37 @@ struct SQLiteLightweightMigration {
         try connection.execute("DETACH DATABASE src")
     }
 
-    /// Moves the built file over the store: the store's WAL is set aside first (a stale
-    /// WAL must never be replayed onto the new file), then deleted.
+    /// Moves the built file over the store. The store's WAL is first checkpointed into
+    /// the store (its content unchanged, only where the pages live), so that no frame
+    /// exists outside the main file; the empty WAL and shared-memory files are then
+    /// removed (a stale WAL must never be replayed onto the new file) and the new file
+    /// renamed into place, atomically. A crash at any point leaves either the old store,
+    /// whole, or the new one.
     private func replaceStore(with temporary: URL) throws {
         let fileManager = FileManager.default
         let path = url.path
-        let setAside = path + "-wal.premigration"
         do {
-            try? fileManager.removeItem(atPath: setAside)
-            if fileManager.fileExists(atPath: path + "-wal") { try fileManager.moveItem(atPath: path + "-wal", toPath: setAside) }
+            if fileManager.fileExists(atPath: path + "-wal") { try Self.checkpoint(path) }
+            try? fileManager.removeItem(atPath: path + "-wal")
             try? fileManager.removeItem(atPath: path + "-shm")
             if rename(temporary.path, path) != 0 {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
             }
-            try? fileManager.removeItem(atPath: setAside)
         } catch {
-            if fileManager.fileExists(atPath: setAside) { try? fileManager.moveItem(atPath: setAside, toPath: path + "-wal") }
             throw CoreDataError.store(
                 NSMigrationManagerDestinationStoreError,
                 "The migrated store could not replace the store at \(path).", url: url, underlying: error)
+        }
+    }
+
+    /// Moves every WAL frame of the store at `path` into its main file (the connection
+    /// and statement are closed when this returns). Fails when another connection keeps
+    /// the WAL busy.
+    private static func checkpoint(_ path: String) throws {
+        let connection = try SQLiteConnection(path: path, readOnly: false, create: false, busyTimeout: 1)
+        let statement = try connection.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
+        guard try statement.step(), statement.int64(0) == 0 else {
+            throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: path])
         }
     }
 
