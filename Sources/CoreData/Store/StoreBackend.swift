@@ -85,6 +85,10 @@ final class StoreRow: @unchecked Sendable {
     /// When the row was read or written (seconds of system uptime), for the contexts'
     /// `stalenessInterval`.
     let loadedAt = ProcessInfo.processInfo.systemUptime
+    /// Set only on rows a parent context describes to a child (never by stores): the
+    /// destination of every to-one slot by object ID, since a destination may have only a
+    /// temporary ID. Filled before the row is shared.
+    var objectReferences: [Int32: NSManagedObjectID]?
 
     init(entity: NSEntityDescription, pk: Int64, version: Int64, values: OpaquePointer) {
         self.entity = entity
