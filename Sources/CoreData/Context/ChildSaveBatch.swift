@@ -59,10 +59,21 @@ final class ChildSaveBatch {
         let updated = updates.map { change(of: $0, all: false) }
         let deletedIDs = deletes.map(\.objectID)
         try parent.performAndWait {
+            // Find (and load) every updated or deleted object before changing anything, so
+            // that a failure leaves the parent as it was.
+            var targets: [NSManagedObjectID: NSManagedObject] = [:]
+            for objectID in updated.map(\.objectID) + deletedIDs {
+                guard let object = parent.objectForChild(objectID) else {
+                    throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                        "The parent context no longer has the object \(objectID) (it saved since the child read it: obtain permanent IDs before saving the child).",
+                        userInfo: [NSAffectedObjectsErrorKey: [objectID]])
+                }
+                try object.fireFaultThrowing()
+                targets[objectID] = object
+            }
             for change in inserted { parent.insertFromChild(change.objectID) }
             for change in inserted + updated {
-                guard let object = parent.objectForChild(change.objectID) else { continue }
-                try object.fireFaultThrowing()
+                guard let object = targets[change.objectID] ?? parent.registeredObject(for: change.objectID) else { continue }
                 for (attribute, value) in change.attributes { object.setPrimitive(value, for: attribute) }
                 for (relationship, destinationID) in change.toOnes {
                     object.setPrimitive(destinationID.flatMap(parent.objectForChild), for: relationship)
@@ -72,7 +83,7 @@ final class ChildSaveBatch {
                 }
             }
             for objectID in deletedIDs {
-                if let object = parent.objectForChild(objectID) { parent.delete(object) }
+                if let object = targets[objectID] { parent.delete(object) }
             }
             parent.processPendingChanges()
         }

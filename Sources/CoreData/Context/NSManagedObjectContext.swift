@@ -18,6 +18,7 @@ internal import CCoreDataRuntime
 /// ### Creating
 /// - ``init(concurrencyType:)``
 /// - ``persistentStoreCoordinator``
+/// - ``parent``
 /// ### Objects
 /// - ``insert(_:)``
 /// - ``delete(_:)``

@@ -138,6 +138,25 @@ import Testing
         #expect(try storedNames(stack) == ["Oat milk", "Tea"])
     }
 
+    @Test("a child's save naming an object its parent no longer knows throws and leaves the parent as it was")
+    func staleTemporaryID() throws {
+        let stack = try TestStack()
+        let item = stack.insertItem("Vinegar")
+        let other = stack.insertItem("Mustard")
+        let child = child(of: stack.context)
+        try child.performAndWait {
+            let copy = child.object(with: item.objectID)
+            _ = copy.value(forKey: "name")
+            try stack.context.save() // the parent's objects get permanent IDs; the child's copy keeps its temporary one
+            copy.setValue("Cider vinegar", forKey: "name")
+            try child.existingObject(with: other.objectID).setValue("Dijon", forKey: "name")
+            #expect(throws: NSError.self) { try child.save() }
+            #expect(child.hasChanges)
+        }
+        #expect(!stack.context.hasChanges)
+        #expect(other.value(forKey: "name") as? String == "Mustard")
+    }
+
     @Test("relationships saved from a child connect to the parent's objects, temporary IDs included")
     func relationshipsIntoParent() throws {
         let stack = try TestStack(storeType: NSSQLiteStoreType)
