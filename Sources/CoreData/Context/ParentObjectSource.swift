@@ -71,10 +71,10 @@ extension NSManagedObjectContext {
 
 extension NSManagedObject {
     /// The object's persistent values as a row for another context: attributes as a
-    /// store would hold them, to-one destinations by object ID (``StoreRow/objectReferences``)
+    /// store would hold them, to-one destinations by object ID (``ParentRow/objectReferences``)
     /// and, when permanent, also as keys. To-many members are read on demand.
     func snapshotRow() throws -> StoreRow {
-        let row = StoreRow(entity: entity, pk: objectID.primaryKey ?? 0, version: committedRow?.version ?? 0)
+        let row = ParentRow(entity: entity, pk: objectID.primaryKey ?? 0, version: committedRow?.version ?? 0)
         var references: [Int32: NSManagedObjectID] = [:]
         for property in entity.runtime.slotProperties where !property.isTransient {
             let slot = property.slot
@@ -106,4 +106,12 @@ extension NSManagedObject {
         row.objectReferences = references
         return row
     }
+}
+
+/// A row a parent context hands a child: a store row plus the destination of every to-one
+/// slot by object ID, since a destination may have only a temporary ID (and no key).
+/// Filled before it is shared.
+final class ParentRow: StoreRow, @unchecked Sendable {
+    // @unchecked Sendable: as StoreRow, immutable once filled.
+    var objectReferences: [Int32: NSManagedObjectID] = [:]
 }

@@ -56,7 +56,7 @@ extension NSManagedObject {
                 let members = committedToMany[relationship.slot] ?? []
                 return relationship.isOrdered ? NSOrderedSet(array: members) : Set(members)
             }
-            if let references = row.objectReferences {
+            if let references = (row as? ParentRow)?.objectReferences {
                 return references[relationship.slot].flatMap { context?.objectFromParent($0) }
             }
             guard let value = cdr_row_get(row.values, relationship.slot)?.pointee,
@@ -86,7 +86,7 @@ extension NSManagedObject {
                 return committed != current
             }
             let current = toOneValue(slot: slot)
-            if let references = row.objectReferences { return current?.objectID != references[slot] }
+            if let references = (row as? ParentRow)?.objectReferences { return current?.objectID != references[slot] }
             let committedValue = cdr_row_get(row.values, slot)?.pointee
             if committedValue?.type != UInt8(CDR_INT64.rawValue) { return current != nil }
             return current?.objectID.primaryKey != committedValue?.u.i

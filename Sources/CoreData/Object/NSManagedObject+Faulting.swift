@@ -85,7 +85,7 @@ extension NSManagedObject {
                 let decoded = Transformer.decode(value.pointee, for: attribute)
                 _ = attribute.store(decoded, in: storage, slot: slot, dirty: false)
             case let relationship as NSRelationshipDescription where !relationship.isToMany:
-                if let references = row.objectReferences {
+                if let references = (row as? ParentRow)?.objectReferences {
                     // A parent context's row: destinations by ID, perhaps temporary.
                     writeToOne(references[slot].flatMap { context?.objectFromParent($0) }, slot: slot, dirty: false)
                     continue

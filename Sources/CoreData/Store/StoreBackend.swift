@@ -73,8 +73,9 @@ struct StoreKey: Hashable {
     let pk: Int64
 }
 
-/// One row of a store, as runtime values in the entity layout's slot order.
-final class StoreRow: @unchecked Sendable {
+/// One row of a store, as runtime values in the entity layout's slot order. (Not final:
+/// a parent context describes objects to its children with `ParentRow`.)
+class StoreRow: @unchecked Sendable {
     // @unchecked Sendable: immutable after the store filled it; the row cache shares it
     // between contexts under the coordinator's lock.
     let entity: NSEntityDescription
@@ -85,10 +86,6 @@ final class StoreRow: @unchecked Sendable {
     /// When the row was read or written (seconds of system uptime), for the contexts'
     /// `stalenessInterval`.
     let loadedAt = ProcessInfo.processInfo.systemUptime
-    /// Set only on rows a parent context describes to a child (never by stores): the
-    /// destination of every to-one slot by object ID, since a destination may have only a
-    /// temporary ID. Filled before the row is shared.
-    var objectReferences: [Int32: NSManagedObjectID]?
 
     init(entity: NSEntityDescription, pk: Int64, version: Int64, values: OpaquePointer) {
         self.entity = entity
