@@ -309,6 +309,22 @@ import Testing
         #expect(try storedNames(stack) == ["Child's", "Grandchild's", "Root's"])
     }
 
+    @Test("a child used inside its parent's performAndWait block asks the parent without deadlocking")
+    func nestedPerformAndWait() throws {
+        let stack = try TestStack()
+        let writer = stack.context
+        let child = child(of: writer)
+        try writer.performAndWait {
+            stack.insertItem("Cocoa", in: writer)
+            try child.performAndWait {
+                #expect(try child.count(for: itemsByName()) == 1)
+                stack.insertItem("Cinnamon", in: child)
+                try child.save()
+            }
+            #expect(writer.insertedObjects.count == 2)
+        }
+    }
+
     @Test("the editing pattern: a private child of the main-queue viewContext, saved up to the store")
     func editingPattern() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-nested-\(UUID().uuidString)")
