@@ -22,6 +22,11 @@ extension NSManagedObjectContext {
     /// context has a parent or a coordinator, never both: setting the parent of a context
     /// that has a coordinator traps, as Apple raises; a child's
     /// ``persistentStoreCoordinator`` is its root context's.
+    ///
+    /// - Note: Apple parity: uniqueness constraints are checked only when the root context
+    ///   saves; a child's dictionary results read the store's saved state; a child ignores
+    ///   `relationshipKeyPathsForPrefetching`; objects arriving from a child get no
+    ///   `awakeFromInsert` in the parent.
     public var parent: NSManagedObjectContext? {
         get { parentContext }
         set {
