@@ -3,19 +3,26 @@ import Foundation
 // MARK: - automaticallyMergesChangesFromParent
 
 extension NSManagedObjectContext {
-    /// Starts or stops merging other contexts' saves on the same coordinator.
+    /// Starts or stops merging the saves of this context's parent store: its parent
+    /// context's saves for a child, other root contexts' saves on the same coordinator for
+    /// a root context (a child's save reaches no store, so roots ignore it).
     func observeSavesForAutomaticMerging(_ on: Bool) {
         if let automaticMergeObserver {
             NotificationCenter.default.removeObserver(automaticMergeObserver)
             self.automaticMergeObserver = nil
         }
         guard on else { return }
+        let parent = parentContext
         automaticMergeObserver = NotificationCenter.default.addObserver(
-            forName: .NSManagedObjectContextDidSave, object: nil, queue: nil
-        ) { [weak self] notification in
-            guard let self, let saver = notification.object as? NSManagedObjectContext, saver !== self,
-                  let coordinator = saver.persistentStoreCoordinator,
-                  coordinator === self.persistentStoreCoordinator else { return }
+            forName: .NSManagedObjectContextDidSave, object: parent, queue: nil
+        ) { [weak self, weak parent] notification in
+            guard let self, let saver = notification.object as? NSManagedObjectContext, saver !== self else { return }
+            if let parent {
+                guard saver === parent else { return }
+            } else {
+                guard saver.parentContext == nil, let coordinator = saver.persistentStoreCoordinator,
+                      coordinator === self.persistentStoreCoordinator else { return }
+            }
             // The saver's objects belong to its queue: hand over only their IDs.
             let ids = UncheckedSendableBox(Self.objectIDs(of: notification))
             self.perform { [weak self] in

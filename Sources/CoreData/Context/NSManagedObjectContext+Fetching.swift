@@ -40,7 +40,7 @@ extension NSManagedObjectContext {
     /// The number of objects a fetch request would return.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
         let entity = try resolveEntity(request)
-        if !(request.includesPendingChanges && hasPendingChanges(for: entity)),
+        if parentContext == nil, !(request.includesPendingChanges && hasPendingChanges(for: entity)),
            let coordinator = persistentStoreCoordinator {
             let plan = FetchPlan(entity: entity, includesSubentities: request.includesSubentities,
                                  predicate: request.predicate, sorts: [], limit: request.fetchLimit,
@@ -98,6 +98,9 @@ extension NSManagedObjectContext {
 
     /// The objects a request selects, in order, registered in this context.
     func fetchObjects<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription, faults: Bool) throws -> [NSManagedObject] {
+        if let parentContext {
+            return try fetchObjectsThroughParent(parentContext, request, entity: entity, faults: faults)
+        }
         guard let coordinator = persistentStoreCoordinator else { return [] }
         let stores = try stores(for: request, entity: entity)
         let predicate = request.predicate
@@ -167,7 +170,7 @@ extension NSManagedObjectContext {
 
     /// Unsaved changes, as `includesPendingChanges` asks: deleted objects leave,
     /// changed ones are matched again, inserted ones join.
-    private func foldPendingChanges<T>(into objects: [NSManagedObject], entity: NSEntityDescription,
+    func foldPendingChanges<T>(into objects: [NSManagedObject], entity: NSEntityDescription,
                                        request: NSFetchRequest<T>, predicate: NSPredicate?) throws -> [NSManagedObject] {
         func belongs(_ object: NSManagedObject) -> Bool {
             request.includesSubentities ? object.entity.isKindOf(entity: entity) : object.entity === entity

@@ -18,9 +18,10 @@ extension NSManagedObjectContext {
 
     /// Runs `block` on the context's queue and waits for it. Re-entrant: a call from the
     /// context's own queue (or, for a main-queue context, from the main thread) runs
-    /// inline.
+    /// inline, and so does a call from inside one of its blocks that is waiting for
+    /// another context (a parent asked by its child, within the parent's own block).
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        if isOnOwnQueue {
+        if isOnOwnQueue || isRunningOnThisThread {
             return try runAsCurrent(block)
         }
         return try queue.sync { try runAsCurrent(block) }
@@ -62,6 +63,11 @@ extension NSManagedObjectContext {
         }
         if concurrencyType == .confinementConcurrencyType { return true }
         return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
+
+    /// Whether a block of this context is running, further up this thread's stack.
+    var isRunningOnThisThread: Bool {
+        (Thread.current.threadDictionary[Self.currentKey] as? ContextStack)?.contexts.contains { $0 === self } ?? false
     }
 
     /// The context whose `perform` block is running on this thread (for

@@ -23,8 +23,7 @@ extension NSManagedObjectContext {
             return
         }
         // Keep dirty slots, reload the rest from a fresh row.
-        persistentStoreCoordinator?.evictRow(for: object.objectID)
-        guard let row = try? persistentStoreCoordinator?.row(for: object.objectID) else { return }
+        guard let row = try? freshRow(for: object) else { return }
         let keep = object.entity.runtime.slotProperties.filter { cdr_object_is_dirty(object.storage, $0.slot) }
         let kept = keep.map { ($0, object.primitiveValue(atSlot: $0.slot, property: $0)) }
         object.load(row)

@@ -71,7 +71,8 @@ extension NSManagedObjectContext {
 
     /// Writes pending inserts, updates and deletes to the stores, each store in one
     /// transaction. Validation runs first; a failed save writes nothing and leaves the
-    /// context as it was.
+    /// context as it was. A child context's save hands its changes to its ``parent``
+    /// instead, as the parent's unsaved changes (see ``parent``).
     ///
     /// - Throws: `NSError` in `NSCocoaErrorDomain`: validation codes
     ///   (`NSValidationMissingMandatoryPropertyError`, ... or
@@ -97,16 +98,23 @@ extension NSManagedObjectContext {
         computeDerivedAttributes()
 
         try validateForSave()
-        try resolveUniquenessConflicts()
+        // Uniqueness constraints are the store's: checked when the root context saves.
+        if parentContext == nil { try resolveUniquenessConflicts() }
         processPendingChanges()
 
         let inserts = Array(inserted.values)
         let updates = touched.values.filter(\.isUpdated)
         let deletes = Array(deleted.values)
-        let batch = try SaveBatch(context: self, coordinator: coordinator,
-                                  inserts: inserts, updates: updates, deletes: deletes)
-        try batch.write()
-        batch.commit()
+        if let parentContext {
+            let batch = ChildSaveBatch(child: self, inserts: inserts, updates: updates, deletes: deletes)
+            try batch.push(to: parentContext)
+            try batch.commit()
+        } else {
+            let batch = try SaveBatch(context: self, coordinator: coordinator,
+                                      inserts: inserts, updates: updates, deletes: deletes)
+            try batch.write()
+            batch.commit()
+        }
 
         let info: [AnyHashable: Any] = [
             NSInsertedObjectsKey: Set(inserts),
@@ -118,9 +126,14 @@ extension NSManagedObjectContext {
         post(.NSManagedObjectContextDidSave, info)
     }
 
-    /// Gives inserted objects permanent IDs now (a store key each), without saving.
+    /// Gives inserted objects permanent IDs now (a store key each), without saving. In a
+    /// child context, objects that came from the parent with temporary IDs get theirs
+    /// from the ancestor that inserted them, so the whole chain agrees.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
-        for (object, objectID) in try allocatePermanentIDs(for: objects) {
+        try obtainPermanentIDsFromParent(for: objects.filter {
+            $0.context === self && $0.objectID.isTemporaryID && !$0.isInsertedFlag
+        })
+        for (object, objectID) in try allocatePermanentIDs(for: objects.filter { $0.isInsertedFlag }) {
             reassign(object, to: objectID)
         }
     }

@@ -18,6 +18,7 @@ internal import CCoreDataRuntime
 /// ### Creating
 /// - ``init(concurrencyType:)``
 /// - ``persistentStoreCoordinator``
+/// - ``parent``
 /// ### Objects
 /// - ``insert(_:)``
 /// - ``delete(_:)``
@@ -48,13 +49,23 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public let concurrencyType: ConcurrencyType
     open var name: String?
     open var transactionAuthor: String?
+    /// The coordinator the context fetches through and saves to. A child context (one
+    /// with a ``parent``) returns its root context's coordinator.
+    ///
+    /// Setting it on a context that has a parent traps, as Apple raises.
     open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
-        didSet {
-            if let coordinator = persistentStoreCoordinator {
-                ManagedClassRegistry.shared.noteModel(coordinator.managedObjectModel)
+        get { parentContext?.persistentStoreCoordinator ?? ownCoordinator }
+        set {
+            if newValue != nil, parentContext != nil {
+                coreDataMisuse("Context already has a parent context; cannot set a coordinator.")
             }
+            ownCoordinator = newValue
+            if let newValue { ManagedClassRegistry.shared.noteModel(newValue.managedObjectModel) }
         }
     }
+    var ownCoordinator: NSPersistentStoreCoordinator?
+    /// The parent context, when this one is a child (see ``parent``).
+    var parentContext: NSManagedObjectContext?
     /// How conflicts found at save are resolved; `NSErrorMergePolicy` reports them.
     open var mergePolicy: Any = NSErrorMergePolicy
     /// How old (in seconds) a cached row may be when a fault fires: negative (the
@@ -64,11 +75,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// with nil values and marks it deleted; false makes firing it fail (a trap, as
     /// Apple raises; the throwing paths throw).
     open var shouldDeleteInaccessibleFaults = true
-    /// Merges every save of another context on the same coordinator into this one, on
-    /// this context's queue (see ``mergeChanges(fromContextDidSave:)``).
+    /// Merges the saves of the context's parent store into this one, on this context's
+    /// queue (see ``mergeChanges(fromContextDidSave:)``): for a child context, each save
+    /// of its parent context; for a root context, each save of another root context on
+    /// the same coordinator.
     ///
-    /// - Note: Apple parity: this module has no parent contexts, so "parent" means the
-    ///   coordinator. A main-queue context merges when the main queue runs.
+    /// - Note: Apple parity: a main-queue context merges when the main queue runs.
     open var automaticallyMergesChangesFromParent = false {
         didSet { observeSavesForAutomaticMerging(automaticallyMergesChangesFromParent) }
     }
@@ -200,7 +212,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// `object(with:)`.
     open func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         if let object = registeredObject(for: objectID) { return object }
-        if objectID.isTemporaryID {
+        if objectID.isTemporaryID, !(parentContext?.knowsObject(objectID) ?? false) {
             coreDataMisuse("Object's persistent store is not reachable from this NSManagedObjectContext's coordinator")
         }
         return makeFault(objectID)
@@ -219,6 +231,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
         if let object = registeredObject(for: objectID) {
             if object.isFault { try object.fireFaultThrowing() }
+            return object
+        }
+        if let parentContext {
+            try parentContext.checkExistingObject(objectID)
+            let object = object(with: objectID)
+            try object.fireFaultThrowing()
             return object
         }
         guard !objectID.isTemporaryID, let coordinator = persistentStoreCoordinator,
@@ -301,7 +319,21 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // MARK: - Store access for faults
 
     func row(forFault object: NSManagedObject) throws -> StoreRow? {
-        try persistentStoreCoordinator?.row(for: object.objectID, maxAge: stalenessInterval)
+        if let parentContext { return try parentContext.snapshotRow(for: object.objectID) }
+        return try persistentStoreCoordinator?.row(for: object.objectID, maxAge: stalenessInterval)
+    }
+
+    /// The members of a to-many relationship of a registered object, as the parent store
+    /// has them (registered objects or new faults).
+    func relatedObjects(_ relationship: NSRelationshipDescription, of object: NSManagedObject) throws -> [NSManagedObject] {
+        if let parentContext {
+            return try parentContext.relatedIDs(relationship, of: object.objectID).compactMap(objectFromParent)
+        }
+        guard !object.objectID.isTemporaryID else { return [] }
+        return try relatedKeys(relationship, of: object).compactMap {
+            registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: object.objectID.persistentStore,
+                                    fallback: relationship.destinationEntity)
+        }
     }
 
     func relatedKeys(_ relationship: NSRelationshipDescription, of object: NSManagedObject) throws -> [StoreKey] {

@@ -206,18 +206,7 @@ final class SaveBatch {
             if let objectID = newIDs[ObjectIdentifier(object)] { context.reassign(object, to: objectID) }
             object.isInsertedFlag = false
         }
-        for object in inserts + updates {
-            object.committedRow = rows[ObjectIdentifier(object)]
-            for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties
-            where relationship.isToMany {
-                if let value = cdr_object_get(object.storage, relationship.slot)?.pointee,
-                   value.type == UInt8(CDR_SET.rawValue) {
-                    object.committedToMany[relationship.slot] = object.toManyMembers(slot: relationship.slot, relationship: relationship)
-                }
-            }
-            cdr_object_clear_dirty(object.storage)
-            cdr_object_clear_event_dirty(object.storage)
-        }
+        for object in inserts + updates { object.markSaved(as: rows[ObjectIdentifier(object)]) }
         for object in deletes {
             object.isDeletedFlag = false
             context.unregister(object)
@@ -225,5 +214,22 @@ final class SaveBatch {
         context.inserted.removeAll()
         context.deleted.removeAll()
         context.touched.removeAll()
+    }
+}
+
+extension NSManagedObject {
+    /// After a save: `row` is the committed snapshot, loaded to-many members the
+    /// committed members, and no property is dirty.
+    func markSaved(as row: StoreRow?) {
+        committedRow = row
+        for case let relationship as NSRelationshipDescription in entity.runtime.slotProperties
+        where relationship.isToMany {
+            if let value = cdr_object_get(storage, relationship.slot)?.pointee,
+               value.type == UInt8(CDR_SET.rawValue) {
+                committedToMany[relationship.slot] = toManyMembers(slot: relationship.slot, relationship: relationship)
+            }
+        }
+        cdr_object_clear_dirty(storage)
+        cdr_object_clear_event_dirty(storage)
     }
 }

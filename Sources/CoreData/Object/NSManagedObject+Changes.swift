@@ -56,6 +56,9 @@ extension NSManagedObject {
                 let members = committedToMany[relationship.slot] ?? []
                 return relationship.isOrdered ? NSOrderedSet(array: members) : Set(members)
             }
+            if let references = (row as? ParentRow)?.objectReferences {
+                return references[relationship.slot].flatMap { context?.objectFromParent($0) }
+            }
             guard let value = cdr_row_get(row.values, relationship.slot)?.pointee,
                   value.type == UInt8(CDR_INT64.rawValue) else { return nil }
             return context?.registeredObjectOrFault(entityID: Int(value.length), pk: value.u.i,
@@ -82,8 +85,9 @@ extension NSManagedObject {
                 let current = Set(toManyMembers(slot: slot, relationship: relationship).map(ObjectIdentifier.init))
                 return committed != current
             }
-            let committedValue = cdr_row_get(row.values, slot)?.pointee
             let current = toOneValue(slot: slot)
+            if let references = (row as? ParentRow)?.objectReferences { return current?.objectID != references[slot] }
+            let committedValue = cdr_row_get(row.values, slot)?.pointee
             if committedValue?.type != UInt8(CDR_INT64.rawValue) { return current != nil }
             return current?.objectID.primaryKey != committedValue?.u.i
         case let attribute as NSAttributeDescription where attribute.slotType == CDR_BOX:

@@ -85,6 +85,11 @@ extension NSManagedObject {
                 let decoded = Transformer.decode(value.pointee, for: attribute)
                 _ = attribute.store(decoded, in: storage, slot: slot, dirty: false)
             case let relationship as NSRelationshipDescription where !relationship.isToMany:
+                if let references = (row as? ParentRow)?.objectReferences {
+                    // A parent context's row: destinations by ID, perhaps temporary.
+                    writeToOne(references[slot].flatMap { context?.objectFromParent($0) }, slot: slot, dirty: false)
+                    continue
+                }
                 guard let value = cdr_row_get(values, slot)?.pointee,
                       value.type == UInt8(CDR_INT64.rawValue),
                       let destination = context?.registeredObjectOrFault(

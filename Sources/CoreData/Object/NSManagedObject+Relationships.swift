@@ -45,16 +45,10 @@ extension NSManagedObject {
             return set
         }
         let set = cdr_object_mutable_set(storage, slot)!
-        guard !isInsertedFlag, !objectID.isTemporaryID, let context else { return set }
-        let keys = (try? context.relatedKeys(relationship, of: self)) ?? []
-        var members: [NSManagedObject] = []
-        for key in keys {
-            if let object = context.registeredObjectOrFault(
-                entityID: key.entityID, pk: key.pk, store: objectID.persistentStore,
-                fallback: relationship.destinationEntity) {
-                _ = cdr_set_add(set, Unmanaged.passUnretained(object).toOpaque())
-                members.append(object)
-            }
+        guard !isInsertedFlag, let context else { return set }
+        let members = (try? context.relatedObjects(relationship, of: self)) ?? []
+        for object in members {
+            _ = cdr_set_add(set, Unmanaged.passUnretained(object).toOpaque())
         }
         committedToMany[slot] = members
         return set

@@ -73,8 +73,9 @@ struct StoreKey: Hashable {
     let pk: Int64
 }
 
-/// One row of a store, as runtime values in the entity layout's slot order.
-final class StoreRow: @unchecked Sendable {
+/// One row of a store, as runtime values in the entity layout's slot order. (Not final:
+/// a parent context describes objects to its children with `ParentRow`.)
+class StoreRow: @unchecked Sendable {
     // @unchecked Sendable: immutable after the store filled it; the row cache shares it
     // between contexts under the coordinator's lock.
     let entity: NSEntityDescription

@@ -1,0 +1,117 @@
+import Foundation
+internal import CCoreDataRuntime
+
+// MARK: - A context as the object source of its children
+
+/// What a parent context answers its children, each call on the parent's own queue
+/// (`performAndWait`, re-entrant): object values as rows, to-many members, fetches and
+/// existence checks, all reflecting the parent's unsaved changes. A root context answers
+/// from its coordinator; a parent that is itself a child asks its own parent in turn.
+extension NSManagedObjectContext {
+    /// Whether a child may build a fault for this ID: permanent IDs always, temporary ones
+    /// when this context or one of its ancestors has the object.
+    func knowsObject(_ objectID: NSManagedObjectID) -> Bool {
+        guard objectID.isTemporaryID else { return true }
+        return performAndWait {
+            registeredObject(for: objectID) != nil || (parentContext?.knowsObject(objectID) ?? false)
+        }
+    }
+
+    /// The object's current values in this context, as a row for a child's fault (nil
+    /// when the object is unknown here or gone from the store).
+    func snapshotRow(for objectID: NSManagedObjectID) throws -> StoreRow? {
+        try performAndWait {
+            guard let object = objectForChild(objectID) else { return nil }
+            try object.fireFaultThrowing()
+            if object.committedRow == nil && !object.isInsertedFlag && object.isDeletedFlag { return nil }
+            return try object.snapshotRow()
+        }
+    }
+
+    /// The IDs of the members of a to-many relationship, as this context has them now.
+    func relatedIDs(_ relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
+        try performAndWait {
+            guard let object = objectForChild(objectID) else { return [] }
+            try object.fireFaultThrowing()
+            return object.toManyMembers(slot: relationship.slot, relationship: relationship)
+                .filter { $0.context === self && !$0.isDeletedFlag }.map(\.objectID)
+        }
+    }
+
+    /// Throws unless the object exists here (unsaved inserts included) or in the store.
+    func checkExistingObject(_ objectID: NSManagedObjectID) throws {
+        try performAndWait {
+            guard objectForChild(objectID) != nil else {
+                throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                    "The object \(objectID) is not in this context's parent chain.",
+                    userInfo: [NSAffectedObjectsErrorKey: [objectID]])
+            }
+            _ = try existingObject(with: objectID)
+        }
+    }
+
+    /// Permanent IDs for objects known here by temporary IDs (obtained here, or by the
+    /// ancestor that inserted them); other IDs come back unchanged.
+    func permanentIDs(forTemporaryIDs ids: [NSManagedObjectID]) throws -> [NSManagedObjectID] {
+        try performAndWait {
+            let objects = ids.map(objectForChild)
+            try obtainPermanentIDs(for: objects.compactMap { $0 })
+            return zip(ids, objects).map { id, object in object?.objectID ?? id }
+        }
+    }
+
+    /// The registered object, or a fault from this context's own source (nil for a
+    /// temporary ID unknown here and above).
+    func objectForChild(_ objectID: NSManagedObjectID) -> NSManagedObject? {
+        if let object = registeredObject(for: objectID) { return object }
+        if parentContext != nil { return objectFromParent(objectID) }
+        return objectID.isTemporaryID ? nil : makeFault(objectID)
+    }
+}
+
+extension NSManagedObject {
+    /// The object's persistent values as a row for another context: attributes as a
+    /// store would hold them, to-one destinations by object ID (``ParentRow/objectReferences``)
+    /// and, when permanent, also as keys. To-many members are read on demand.
+    func snapshotRow() throws -> StoreRow {
+        let row = ParentRow(entity: entity, pk: objectID.primaryKey ?? 0, version: committedRow?.version ?? 0)
+        var references: [Int32: NSManagedObjectID] = [:]
+        for property in entity.runtime.slotProperties where !property.isTransient {
+            let slot = property.slot
+            switch property {
+            case let relationship as NSRelationshipDescription:
+                guard !relationship.isToMany, let destination = toOneValue(slot: slot),
+                      destination.context != nil else { continue }
+                references[slot] = destination.objectID
+                if let pk = destination.objectID.primaryKey {
+                    var value = cdr_value()
+                    value.type = UInt8(CDR_INT64.rawValue)
+                    value.u.i = pk
+                    value.length = UInt32(destination.entity.runtime.entityID)
+                    _ = cdr_row_set(row.values, slot, &value)
+                }
+            case let attribute as NSAttributeDescription:
+                guard let value = cdr_object_get(storage, slot) else { continue }
+                if attribute.slotType == CDR_BOX {
+                    guard let boxed = primitiveValue(atSlot: slot, property: attribute),
+                          let data = Transformer.encode(boxed, for: attribute) else { continue }
+                    _ = data.withUnsafeBytes { cdr_row_set_blob(row.values, slot, $0.baseAddress, $0.count) }
+                } else {
+                    _ = cdr_row_set(row.values, slot, value)
+                }
+            default:
+                continue
+            }
+        }
+        row.objectReferences = references
+        return row
+    }
+}
+
+/// A row a parent context hands a child: a store row plus the destination of every to-one
+/// slot by object ID, since a destination may have only a temporary ID (and no key).
+/// Filled before it is shared.
+final class ParentRow: StoreRow, @unchecked Sendable {
+    // @unchecked Sendable: as StoreRow, immutable once filled.
+    var objectReferences: [Int32: NSManagedObjectID] = [:]
+}
