@@ -29,6 +29,13 @@ final class Bench {
 
     // MARK: - Our stack
 
+    /// Runs `body` on a new background context of our store, opened afresh (untimed).
+    func inOursContext<T>(_ body: (NSManagedObjectContext) throws -> T) throws -> T {
+        let container = try openContainer(oursPath)
+        let context = container.newBackgroundContext()
+        return try withExtendedLifetime(container) { try context.performAndWait { try body(context) } }
+    }
+
     func openContainer(_ path: String) throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "Bench", managedObjectModel: model)
         container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: path))]
@@ -80,9 +87,7 @@ final class Bench {
             rawDescription: "one prepared INSERT of 13 columns per row and the Z_PRIMARYKEY update, in BEGIN IMMEDIATE … COMMIT",
             ours: { [self] clock in
                 RawDatabase.remove(oursPath)
-                let container = try openContainer(oursPath)
-                let context = container.newBackgroundContext()
-                try context.performAndWait {
+                try inOursContext { context in
                     clock.start()
                     for i in 0..<n {
                         let record = Record(context: context)
@@ -155,9 +160,7 @@ final class Bench {
             key: "fetch_faults", title: "fetch N as faults", ops: n, unit: "rows", target: 4.0,
             rawDescription: "SELECT Z_PK FROM ZRECORD ORDER BY Z_PK into an array (a one-column fetch)",
             ours: { [self] clock in
-                let container = try openContainer(oursPath)
-                let context = container.newBackgroundContext()
-                return try context.performAndWait {
+                return try inOursContext { context in
                     clock.start()
                     let records = try context.fetch(NSFetchRequest<Record>(entityName: "Record"))
                     clock.stop()
@@ -204,9 +207,7 @@ final class Bench {
             key: "fetch_fire", title: "fetch N faults, fire all, read 10", ops: n, unit: "rows", target: 2.3,
             rawDescription: "SELECT all columns ORDER BY Z_PK, reading the 10 values of each row",
             ours: { [self] clock in
-                let container = try openContainer(oursPath)
-                let context = container.newBackgroundContext()
-                return try context.performAndWait {
+                return try inOursContext { context in
                     clock.start()
                     var checksum = Checksum()
                     for record in try context.fetch(NSFetchRequest<Record>(entityName: "Record")) {
@@ -224,9 +225,7 @@ final class Bench {
             key: "fetch_objects", title: "fetch N (no faults), read 10", ops: n, unit: "rows", target: 2.3,
             rawDescription: "SELECT all columns ORDER BY Z_PK, reading the 10 values of each row",
             ours: { [self] clock in
-                let container = try openContainer(oursPath)
-                let context = container.newBackgroundContext()
-                return try context.performAndWait {
+                return try inOursContext { context in
                     clock.start()
                     let request = NSFetchRequest<Record>(entityName: "Record")
                     request.returnsObjectsAsFaults = false
@@ -244,9 +243,7 @@ final class Bench {
             key: "fetch_dictionary", title: "dictionary fetch, 1 attribute", ops: n, unit: "rows", target: 1.7,
             rawDescription: "SELECT ZQUANTITY FROM ZRECORD ORDER BY Z_PK",
             ours: { [self] clock in
-                let container = try openContainer(oursPath)
-                let context = container.newBackgroundContext()
-                return try context.performAndWait {
+                return try inOursContext { context in
                     clock.start()
                     let request = NSFetchRequest<NSDictionary>(entityName: "Record")
                     request.resultType = .dictionaryResultType
@@ -336,9 +333,7 @@ final class Bench {
             target: 5.0,
             rawDescription: "one prepared SELECT … WHERE ZIDENT = ? per query (index ZRECORD_ZIDENT_INDEX), reading the 10 values",
             ours: { [self] clock in
-                let container = try openContainer(oursPath)
-                let context = container.newBackgroundContext()
-                return try context.performAndWait {
+                return try inOursContext { context in
                     clock.start()
                     var checksum = Checksum()
                     var done = 0
@@ -377,9 +372,7 @@ final class Bench {
             target: nil,
             rawDescription: "one prepared SELECT … WHERE ZNAME LIKE ? ESCAPE '\\' per query (no index), reading the 10 values",
             ours: { [self] clock in
-                let container = try openContainer(oursPath)
-                let context = container.newBackgroundContext()
-                return try context.performAndWait {
+                return try inOursContext { context in
                     clock.start()
                     var checksum = Checksum()
                     var done = 0
@@ -420,9 +413,7 @@ final class Bench {
     /// to the raw file.
     func setUpFamilies() throws {
         do {
-            let container = try openContainer(oursPath)
-            let context = container.newBackgroundContext()
-            try context.performAndWait {
+            try inOursContext { context in
                 for p in 0..<Self.parents {
                     let parent = Parent(context: context)
                     parent.name = "Parent \(p)"
@@ -453,9 +444,7 @@ final class Bench {
             target: 3.0,
             rawDescription: "SELECT Z_PK FROM ZPARENT, then a prepared SELECT Z_PK, ZNAME FROM ZCHILD WHERE ZPARENT = ? per parent",
             ours: { [self] clock in
-                let container = try openContainer(oursPath)
-                let context = container.newBackgroundContext()
-                return try context.performAndWait {
+                return try inOursContext { context in
                     clock.start()
                     var checksum = Checksum()
                     for parent in try context.fetch(NSFetchRequest<Parent>(entityName: "Parent")) {
@@ -498,9 +487,7 @@ final class Bench {
             key: "update", title: "update 1 attribute of N + save()", ops: n, unit: "rows", target: nil,
             rawDescription: "SELECT Z_PK, Z_OPT, ZQUANTITY, then one prepared UPDATE … SET ZQUANTITY = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ? per row, in one transaction",
             ours: { [self] clock in
-                let container = try openContainer(oursPath)
-                let context = container.newBackgroundContext()
-                try context.performAndWait {
+                try inOursContext { context in
                     clock.start()
                     for record in try context.fetch(NSFetchRequest<Record>(entityName: "Record")) {
                         record.quantity = record.quantity + 1

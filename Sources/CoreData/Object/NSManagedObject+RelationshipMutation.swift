@@ -144,3 +144,25 @@ extension NSManagedObject {
         return owner.mutableSetValue(forKey: String(keyPath[keyPath.index(after: dot)...]))
     }
 }
+
+// MARK: - What the live relationship sets share
+
+extension NSManagedObject {
+    /// The members of a to-many, read with access notifications (as a KVC read is).
+    func accessedMembers(of relationship: NSRelationshipDescription) -> [NSManagedObject] {
+        willAccessValue(forKey: relationship.name)
+        defer { didAccessValue(forKey: relationship.name) }
+        return toManyMembers(slot: relationship.slot, relationship: relationship)
+    }
+}
+
+extension NSRelationshipDescription {
+    /// `object` as a member of this relationship; anything else traps with Apple's
+    /// wording (Apple raises).
+    func requireMember(_ object: Any, ordered: Bool) -> NSManagedObject {
+        guard let object = object as? NSManagedObject else {
+            coreDataMisuse("Unacceptable type of value for \(ordered ? "ordered " : "")to-many relationship: property = \"\(name)\"; given type = \(type(of: object))")
+        }
+        return object
+    }
+}

@@ -24,17 +24,10 @@ final class RelationshipMutableOrderedSet: NSMutableOrderedSet {
         coreDataMisuse("A relationship ordered set is created by mutableOrderedSetValue(forKey:).")
     }
 
-    private var members: [NSManagedObject] {
-        owner.willAccessValue(forKey: relationship.name)
-        defer { owner.didAccessValue(forKey: relationship.name) }
-        return owner.toManyMembers(slot: relationship.slot, relationship: relationship)
-    }
+    private var members: [NSManagedObject] { owner.accessedMembers(of: relationship) }
 
     private func managed(_ object: Any) -> NSManagedObject {
-        guard let object = object as? NSManagedObject else {
-            coreDataMisuse("Unacceptable type of value for ordered to-many relationship: property = \"\(relationship.name)\"; given type = \(type(of: object))")
-        }
-        return object
+        relationship.requireMember(object, ordered: true)
     }
 
     private func checked(_ index: Int, count: Int) {

@@ -29,17 +29,10 @@ final class RelationshipMutableSet: NSMutableSet {
         coreDataMisuse("A relationship set is created by mutableSetValue(forKey:).")
     }
 
-    private var members: [NSManagedObject] {
-        owner.willAccessValue(forKey: relationship.name)
-        defer { owner.didAccessValue(forKey: relationship.name) }
-        return owner.toManyMembers(slot: relationship.slot, relationship: relationship)
-    }
+    private var members: [NSManagedObject] { owner.accessedMembers(of: relationship) }
 
     private func managed(_ object: Any) -> NSManagedObject {
-        guard let object = object as? NSManagedObject else {
-            coreDataMisuse("Unacceptable type of value for to-many relationship: property = \"\(relationship.name)\"; given type = \(type(of: object))")
-        }
-        return object
+        relationship.requireMember(object, ordered: false)
     }
 
     // MARK: - Reading
