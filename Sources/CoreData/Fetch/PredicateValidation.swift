@@ -18,7 +18,7 @@ enum PredicateValidation {
 
     private static func check(_ predicate: NSPredicate, _ entity: NSEntityDescription, variable: String?) throws {
         if let compound = predicate as? NSCompoundPredicate {
-            for case let sub as NSPredicate in compound.subpredicates { try check(sub, entity, variable: variable) }
+            for sub in compound.subpredicates { try check(sub, entity, variable: variable) }
             return
         }
         guard let p = predicate as? NSComparisonPredicate else { return }

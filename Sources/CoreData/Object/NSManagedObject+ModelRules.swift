@@ -34,7 +34,7 @@ extension NSManagedObject {
             where !((try? predicate.evaluateOrThrow(with: value)) ?? false) {
                 let warning = property.validationWarnings.indices.contains(index) ? "\(property.validationWarnings[index])" : nil
                 let error = validationError(NSManagedObjectValidationError, key, value,
-                                            warning ?? "The value of \(key) does not satisfy \(predicate.predicateFormat).")
+                                            warning ?? "The value of \(key) does not satisfy \(predicate.formattedPredicate).")
                 var info = error.userInfo
                 info[NSValidationPredicateErrorKey] = predicate
                 errors.append(NSError(domain: error.domain, code: error.code, userInfo: info))
