@@ -60,7 +60,7 @@ import Testing
         let readOnly = second.newBackgroundContext()
         let lists = try readOnly.performAndWait { try readOnly.fetch(NSFetchRequest<NSManagedObject>(entityName: "ShoppingList")) }
         #expect(lists.count == 1)
-        try readOnly.performAndWait {
+        readOnly.performAndWait {
             lists[0].setValue("Changed", forKey: "title")
             #expect(throws: NSError.self) { try readOnly.save() }
         }

@@ -294,7 +294,7 @@ import Testing
         stack.insertItem("Root's")
         let child = child(of: stack.context)
         let grandchild = self.child(of: child)
-        try child.performAndWait { stack.insertItem("Child's", in: child) }
+        child.performAndWait { _ = stack.insertItem("Child's", in: child) }
         #expect(try names(itemsByName(), in: grandchild) == ["Child's", "Root's"])
         try grandchild.performAndWait {
             stack.insertItem("Grandchild's", in: grandchild)

@@ -71,7 +71,7 @@ import Testing
         for (input, expected) in cases where !expected.isEmpty {
             #expect(try NSPredicate.parse(format: input).formattedPredicate == expected)
         }
-        #expect(NSPredicate(format: "a = 1").predicateFormat == "a == 1")
+        #expect(predicateFormat(NSPredicate(format: "a = 1")) == "a == 1")
     }
 
     @Test("structurally equal predicates are equal and hash alike; different ones are not")

@@ -100,6 +100,7 @@ struct TestStack {
         return context
     }
 
+    @discardableResult
     func insertItem(_ name: String, in context: NSManagedObjectContext? = nil) -> NSManagedObject {
         let item = NSEntityDescription.insertNewObject(forEntityName: "ShoppingItem", into: context ?? self.context)
         item.setValue(name, forKey: "name")
