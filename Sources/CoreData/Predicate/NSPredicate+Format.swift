@@ -1,7 +1,7 @@
 import Foundation
 
 /// Lets `NSPredicate(format:…)` be a factory initializer returning our subclasses
-/// (DESIGN.md "Living beside Foundation"): Foundation's own format initializers are
+/// (<doc:DifferencesFromApple#Living-beside-Foundation>): Foundation's own format initializers are
 /// unavailable on Linux, so overload resolution picks these.
 public protocol _PredicateFactory {}
 

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Prints predicates and expressions in canonical format syntax (PREDICATES.md §3.8):
-/// `==`, `!=`, `<=`, `>=`, upper-case keywords, double-quoted strings, `CAST(…, "NSDate")`
-/// for dates, parentheses only where the tree needs them. The output parses back to an
-/// equal tree.
+/// Prints predicates and expressions in canonical format syntax
+/// (<doc:PredicateLanguage#Printing-predicates>): `==`, `!=`, `<=`, `>=`, upper-case keywords,
+/// double-quoted strings, `CAST(…, "NSDate")` for dates, parentheses only where the tree needs
+/// them. The output parses back to an equal tree.
 ///
 /// Constants that have no literal syntax (UUIDs, data, arbitrary objects) print as a
 /// quoted description and do not round-trip.

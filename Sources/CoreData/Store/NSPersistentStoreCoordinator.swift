@@ -95,7 +95,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         return store
     }
 
-    /// Adds a store (the `StoreType` spelling of the seeds).
+    /// Adds a store (Apple's `NSPersistentStore.StoreType` spelling).
     @discardableResult
     open func addPersistentStore(
         type: NSPersistentStore.StoreType, configuration: String? = nil, at storeURL: URL,

@@ -2,7 +2,7 @@ import Foundation
 
 /// Core Data's bookkeeping tables: `Z_PRIMARYKEY` (one row per entity, `Z_MAX` on the
 /// root row), `Z_METADATA` (one row: `Z_VERSION` 1, the store UUID, a binary plist) and
-/// `Z_MODELCACHE` (FORMATS.md §2.1).
+/// `Z_MODELCACHE` (<doc:StoreFormat#Bookkeeping-tables>).
 ///
 /// - Note: Apple parity: `Z_MODELCACHE` is created but left empty. Apple stores a
 ///   DEFLATE-compressed `NSKeyedArchiver` archive of the model there, which we cannot

@@ -246,7 +246,7 @@ extension SQLiteStoreBackend {
             try statement.bind(index, value.u.d)
         case CDR_TEXT.rawValue:
             if kind == .decimal {
-                // Apple stores decimals as REAL (FORMATS.md §2.2).
+                // Apple stores decimals as REAL (<doc:StoreFormat#Attribute-columns>).
                 let text = String(decoding: UnsafeRawBufferPointer(start: value.u.text, count: Int(value.length)), as: UTF8.self)
                 if let number = Double(text) {
                     try statement.bind(index, number)

@@ -3,7 +3,7 @@ internal import CCoreDataSQLite
 
 /// The SQLite store (`NSSQLiteStoreType`), reading and writing Core Data's own file
 /// format: stores written by Apple's Core Data open here, and ours open there
-/// (FORMATS.md §2).
+/// (<doc:StoreFormat>).
 ///
 /// A new store gets `auto_vacuum` = incremental, 4096-byte pages, WAL and
 /// `synchronous = NORMAL`, and its whole schema in one transaction. An existing store is
