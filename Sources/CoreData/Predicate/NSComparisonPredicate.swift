@@ -20,8 +20,12 @@ import Foundation
 /// - ``init(leftExpression:rightExpression:modifier:type:options:)``
 /// - ``init(leftExpression:rightExpression:customSelector:)``
 /// ### Inspecting
-/// - ``leftExpression``, ``rightExpression``, ``predicateOperatorType``,
-///   ``comparisonPredicateModifier``, ``options``, ``customSelector``
+/// - ``leftExpression``
+/// - ``rightExpression``
+/// - ``predicateOperatorType``
+/// - ``comparisonPredicateModifier``
+/// - ``options``
+/// - ``customSelector``
 open class NSComparisonPredicate: NSPredicate {
 
     public let leftExpression: NSExpression

@@ -17,8 +17,9 @@ extension _PredicateFactory where Self: NSPredicate {
     ///
     /// A format string that does not parse, a missing argument or a `%K` given a
     /// non-string is a programmer error: this traps with Apple's wording
-    /// (`Unable to parse the format string "…"`). Use ``NSPredicate/parse(format:arguments:)``
-    /// to get a thrown error instead.
+    /// (`Unable to parse the format string "…"`), where Apple's raises an exception. The
+    /// module's internal throwing twin (which the C API uses) reports the same problems as an
+    /// `NSError`; see <doc:PredicateLanguage#Errors-in-a-format-string>.
     public init(format predicateFormat: String, _ args: CVarArg...) {
         self.init(format: predicateFormat, argumentArray: args.map { $0 as Any })
     }
