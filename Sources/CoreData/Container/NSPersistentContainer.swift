@@ -26,9 +26,17 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     // @unchecked Sendable: `persistentStoreDescriptions` is set up before loading; the
     // coordinator is thread-safe; `viewContext` is confined to the main queue.
 
+    /// The name given at creation: the model's name, and the default store's file name
+    /// (`<name>.sqlite`).
     public let name: String
+    /// The model the container's coordinator uses (empty when `init(name:)` found none).
     public let managedObjectModel: NSManagedObjectModel
+    /// The coordinator that joins the model to the stores; every context of the container
+    /// uses it.
     public let persistentStoreCoordinator: NSPersistentStoreCoordinator
+    /// The stores ``loadPersistentStores(completionHandler:)`` adds, one description each. By
+    /// default one SQLite store at `<defaultDirectoryURL()>/<name>.sqlite`; replace or change
+    /// the descriptions before loading.
     open var persistentStoreDescriptions: [NSPersistentStoreDescription]
     /// Why `init(name:)` found no model, reported by `loadPersistentStores`.
     private let modelError: Error?
@@ -55,6 +63,8 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Creates a container named `name` over a model you already have (loaded from a file
+    /// or built in code).
     public convenience init(name: String, managedObjectModel model: NSManagedObjectModel) {
         self.init(name: name, managedObjectModel: model, modelError: nil)
     }
