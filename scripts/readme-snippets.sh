@@ -12,6 +12,7 @@
 #   swift   a throwaway app in a temporary folder: app-manifest as its Package.swift, app-main as
 #           Sources/App/main.swift, then app-run in its folder; the README's `../OpenCoreData`
 #           is a symbolic link to this checkout. Fails on any warning in the app's own code.
+#           Then checks that the manifest also resolves through a link of another name.
 #   capi    capi-install (into ~/.local of a temporary $HOME), capi-app, capi-example,
 #           python-example and python-core, in one shell from the repository's root
 #   cli     cli, after the demo has saved a list (runs `swift run coredata-demo` first)
@@ -131,6 +132,18 @@ for group in "${groups[@]}"; do
         cp "$work/snippets/app-main" "$app/Sources/App/main.swift"
         session swift "$work/snippets/app-run" "$app"
         expect swift "Milk 2"
+        # The README's claim that `name:` lets the clone's folder have any name: the same
+        # manifest, its path pointing at a folder of another name, still resolves.
+        other=$work/app/Renamed
+        mkdir -p "$other/Sources/App"
+        ln -s "$root" "$work/app/any-folder-name"
+        sed 's|path: "../OpenCoreData"|path: "../any-folder-name"|' "$app/Package.swift" > "$other/Package.swift"
+        grep -q 'path: "../any-folder-name"' "$other/Package.swift" \
+            || { echo "FAIL: readme-snippets swift: app-manifest no longer depends on path ../OpenCoreData" >&2; exit 1; }
+        cp "$app/Sources/App/main.swift" "$other/Sources/App/"
+        cp -R "$app/Sources/App/DataModel.xcdatamodeld" "$other/Sources/App/"
+        (cd "$other" && HOME=$work/home-swift TMPDIR=$work/tmp-swift swift package show-dependencies) \
+            || { echo "FAIL: readme-snippets swift: the manifest does not resolve from a folder of another name" >&2; exit 1; }
         if grep -E "Sources/App/.*warning:" "$work/swift.log"; then
             echo "FAIL: readme-snippets swift: the quick start compiles with warnings" >&2; exit 1
         fi
