@@ -8,7 +8,8 @@
 # `illustration` (fragments: grammar, SQL, partial code) and are not run.
 #
 # Groups (default: all of them, in this order):
-#   setup   the "Set up" block: the demo, then `swift test` (minutes: CI runs it once, here)
+#   setup   the "Set up" block: the demo, then `swift test` (minutes: CI runs it once, here),
+#           then `swift run coredata-demo list`, which must show what the demo saved
 #   swift   a throwaway app in a temporary folder: app-manifest as its Package.swift, app-main as
 #           Sources/App/main.swift, then app-run in its folder; the README's `../OpenCoreData`
 #           is a symbolic link to this checkout. Fails on any warning in the app's own code.
@@ -121,8 +122,13 @@ expect() {   # expect GROUP TEXT: the group's output has a line containing TEXT
 for group in "${groups[@]}"; do
     case $group in
     setup)
-        session setup "$work/snippets/setup"
+        # The set-up block, then the command the README's next line prints (`swift run
+        # coredata-demo list`), which shows what the demo saved under the temporary $HOME.
+        { cat "$work/snippets/setup"; echo "swift run coredata-demo list"; } > "$work/setup.sh"
+        session setup "$work/setup.sh"
         expect setup "Deleted Bread."
+        [[ $(grep -c "^Shopping list (2):" "$work/setup.log") == 2 ]] \
+            || { echo "FAIL: readme-snippets setup: 'coredata-demo list' does not show what the demo saved" >&2; exit 1; }
         ;;
     swift)
         app=$work/app/App
