@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 /// One save of a child context: its inserts, updates and deletes become unsaved changes
 /// of its parent (same object IDs, temporary ones included), applied on the parent's
@@ -35,7 +34,7 @@ final class ChildSaveBatch {
         var change = Change(objectID: object.objectID)
         for property in object.entity.runtime.slotProperties where !property.isTransient {
             let slot = property.slot
-            guard all || cdr_object_is_dirty(object.storage, slot) else { continue }
+            guard all || object.storage.isDirty(at: slot) else { continue }
             switch property {
             case let relationship as NSRelationshipDescription where relationship.isToMany:
                 let members = object.toManyMembers(slot: slot, relationship: relationship)
@@ -109,7 +108,7 @@ extension NSManagedObjectContext {
     fileprivate func insertFromChild(_ objectID: NSManagedObjectID) {
         if registeredObject(for: objectID) != nil { return }
         let object = makeFault(objectID)
-        cdr_object_mark_realized(object.storage)
+        object.storage.markRealized()
         object.isInsertedFlag = true
         inserted[ObjectIdentifier(object)] = object
         eventInserted[ObjectIdentifier(object)] = object

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Dictionary results
 
@@ -95,7 +94,7 @@ extension NSManagedObjectContext {
                   attribute.attributeType != .transformableAttributeType,
                   attribute.attributeType != .undefinedAttributeType,
                   attribute.attributeType != .objectIDAttributeType,
-                  attribute.slotType != CDR_BOX, attribute.slot >= 0 else { return nil }
+                  attribute.slotType != .box, attribute.slot >= 0 else { return nil }
             attributes.append(attribute)
         }
         if hasPendingChanges(for: entity) { return nil }
@@ -123,8 +122,7 @@ extension NSManagedObjectContext {
                 }
                 let result = NSMutableDictionary()
                 for (index, attribute) in attributes.enumerated() {
-                    guard let value = cdr_row_get(values, attribute.slot),
-                          let swiftValue = attribute.swiftValue(of: value.pointee) else { continue }
+                    guard let swiftValue = attribute.swiftValue(of: values.value(at: attribute.slot)) else { continue }
                     let resultType = columns[index].resultType
                     guard let converted = resultType == .undefinedAttributeType
                             ? swiftValue : Self.convert(swiftValue, to: resultType) else { continue }

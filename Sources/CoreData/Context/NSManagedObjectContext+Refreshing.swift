@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Refreshing, rolling back, resetting, merging
 
@@ -9,7 +8,7 @@ extension NSManagedObjectContext {
     /// changes are kept on top of the latest committed values.
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         guard object.context === self, !object.isInsertedFlag, !object.isFault else { return }
-        let hasLocalChanges = cdr_object_has_dirty(object.storage)
+        let hasLocalChanges = object.storage.hasDirty
         if !flag || !hasLocalChanges {
             let id = ObjectIdentifier(object)
             touched.removeValue(forKey: id)
@@ -24,7 +23,7 @@ extension NSManagedObjectContext {
         }
         // Keep dirty slots, reload the rest from a fresh row.
         guard let row = try? freshRow(for: object) else { return }
-        let keep = object.entity.runtime.slotProperties.filter { cdr_object_is_dirty(object.storage, $0.slot) }
+        let keep = object.entity.runtime.slotProperties.filter { object.storage.isDirty(at: $0.slot) }
         let kept = keep.map { ($0, object.primitiveValue(atSlot: $0.slot, property: $0)) }
         object.load(row)
         withoutUndoRegistration {
@@ -51,13 +50,13 @@ extension NSManagedObjectContext {
             object.isInsertedFlag = false
             object.isDeletedFlag = false
             unregister(object)
-            cdr_object_turn_into_fault(object.storage)
+            object.storage.turnIntoFault()
         }
         for object in Array(touched.values) + Array(deleted.values) where object.context === self {
             object.isDeletedFlag = false
             if object.isFault { continue }
             if let row = object.committedRow {
-                cdr_object_turn_into_fault(object.storage)
+                object.storage.turnIntoFault()
                 object.committedToMany.removeAll()
                 object.invalidValues.removeAll()
                 object.realizeQuietly(from: row)
@@ -82,7 +81,7 @@ extension NSManagedObjectContext {
             object.isInsertedFlag = false
             object.isDeletedFlag = false
             object.committedToMany.removeAll()
-            cdr_object_turn_into_fault(object.storage)
+            object.storage.turnIntoFault()
         }
         permanentObjects.removeAll()
         temporaryObjects.removeAll()
@@ -116,7 +115,7 @@ extension NSManagedObjectContext {
             object.isDeletedFlag = false
             object.isInsertedFlag = false
             unregister(object)
-            cdr_object_turn_into_fault(object.storage)
+            object.storage.turnIntoFault()
             invalidated.insert(object)
         }
         var payload: [AnyHashable: Any] = [:]
@@ -130,6 +129,6 @@ extension NSManagedObject {
     /// Loads a row and marks the object realized, without awakeFromFetch (rollback).
     func realizeQuietly(from row: StoreRow) {
         load(row)
-        cdr_object_mark_realized(storage)
+        storage.markRealized()
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Pending changes, validation and saving
 
@@ -15,9 +14,9 @@ extension NSManagedObjectContext {
         propagateDeletes()
         let inserted = Set(eventInserted.values.filter { $0.context === self })
         let deleted = Set(eventDeleted.values)
-        let updated = Set(eventTouched.values.filter { $0.context === self && !$0.isInsertedFlag && !$0.isDeletedFlag && cdr_object_has_event_dirty($0.storage) })
-        for object in eventTouched.values { cdr_object_clear_event_dirty(object.storage) }
-        for object in eventInserted.values { cdr_object_clear_event_dirty(object.storage) }
+        let updated = Set(eventTouched.values.filter { $0.context === self && !$0.isInsertedFlag && !$0.isDeletedFlag && $0.storage.hasEventDirty })
+        for object in eventTouched.values { object.storage.clearEventDirty() }
+        for object in eventInserted.values { object.storage.clearEventDirty() }
         eventInserted.removeAll()
         eventDeleted.removeAll()
         eventTouched.removeAll()

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 /// The scratch pad where managed objects live: it uniques objects by ID, tracks inserts,
 /// updates and deletes, fetches through its coordinator and saves changes back.
@@ -138,7 +137,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
         super.init()
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
-        _ = RuntimeBridge.installed
+        _ = NSManagedObject.runtimeInstalled
     }
 
     public convenience override init() {
@@ -151,7 +150,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         // slots may reference each other in cycles, which clearing breaks.
         for object in allRegisteredObjects {
             object.context = nil
-            cdr_object_turn_into_fault(object.storage)
+            object.storage.turnIntoFault()
         }
     }
 
@@ -265,6 +264,22 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         return makeFault(NSManagedObjectID(entity: entity, store: store, reference: .permanent(pk)))
     }
 
+    /// The object a row's to-one reference names: a registered object or a new fault (a
+    /// key is read in the source object's store), nil for NULL or for a temporary ID that no
+    /// ancestor knows.
+    func destination(of relationship: NSRelationshipDescription, in row: StoreRow,
+                     source: NSManagedObjectID) -> NSManagedObject? {
+        switch row.values.reference(at: relationship.slot) {
+        case let .key(key)?:
+            return registeredObjectOrFault(entityID: key.entityID, pk: key.pk, store: source.persistentStore,
+                                           fallback: relationship.destinationEntity)
+        case let .objectID(objectID)?:
+            return objectFromParent(objectID)
+        case nil:
+            return nil
+        }
+    }
+
     // MARK: - Inserting and deleting
 
     /// Registers a new object for insertion on the next save.
@@ -356,7 +371,7 @@ extension NSManagedObject {
     /// Fills a fault directly from a row already at hand (no second cache lookup).
     func realize(from row: StoreRow) {
         load(row)
-        cdr_object_mark_realized(storage)
+        storage.markRealized()
         awakeFromFetch()
     }
 }

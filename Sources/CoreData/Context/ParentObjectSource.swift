@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - A context as the object source of its children
 
@@ -70,48 +69,12 @@ extension NSManagedObjectContext {
 }
 
 extension NSManagedObject {
-    /// The object's persistent values as a row for another context: attributes as a
-    /// store would hold them, to-one destinations by object ID (``ParentRow/objectReferences``)
-    /// and, when permanent, also as keys. To-many members are read on demand.
+    /// The object's persistent values as a row for a child context: to-one destinations by
+    /// object ID (a destination may have only a temporary one). To-many members are read
+    /// on demand.
     func snapshotRow() throws -> StoreRow {
-        let row = ParentRow(entity: entity, pk: objectID.primaryKey ?? 0, version: committedRow?.version ?? 0)
-        var references: [Int32: NSManagedObjectID] = [:]
-        for property in entity.runtime.slotProperties where !property.isTransient {
-            let slot = property.slot
-            switch property {
-            case let relationship as NSRelationshipDescription:
-                guard !relationship.isToMany, let destination = toOneValue(slot: slot),
-                      destination.context != nil else { continue }
-                references[slot] = destination.objectID
-                if let pk = destination.objectID.primaryKey {
-                    var value = cdr_value()
-                    value.type = UInt8(CDR_INT64.rawValue)
-                    value.u.i = pk
-                    value.length = UInt32(destination.entity.runtime.entityID)
-                    _ = cdr_row_set(row.values, slot, &value)
-                }
-            case let attribute as NSAttributeDescription:
-                guard let value = cdr_object_get(storage, slot) else { continue }
-                if attribute.slotType == CDR_BOX {
-                    guard let boxed = primitiveValue(atSlot: slot, property: attribute),
-                          let data = Transformer.encode(boxed, for: attribute) else { continue }
-                    _ = data.withUnsafeBytes { cdr_row_set_blob(row.values, slot, $0.baseAddress, $0.count) }
-                } else {
-                    _ = cdr_row_set(row.values, slot, value)
-                }
-            default:
-                continue
-            }
+        try persistentRow(pk: objectID.primaryKey ?? 0, version: committedRow?.version ?? 0, strict: false) {
+            $0.context != nil ? .objectID($0.objectID) : nil
         }
-        row.objectReferences = references
-        return row
     }
-}
-
-/// A row a parent context hands a child: a store row plus the destination of every to-one
-/// slot by object ID, since a destination may have only a temporary ID (and no key).
-/// Filled before it is shared.
-final class ParentRow: StoreRow, @unchecked Sendable {
-    // @unchecked Sendable: as StoreRow, immutable once filled.
-    var objectReferences: [Int32: NSManagedObjectID] = [:]
 }

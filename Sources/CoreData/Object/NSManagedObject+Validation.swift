@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Validation performed on save
 
@@ -17,12 +16,10 @@ extension NSManagedObject {
                 case .skip:
                     continue
                 case .mandatory:
-                    if let value = cdr_object_get(storage, property.slot),
-                       value.pointee.type != UInt8(CDR_NULL.rawValue) { continue }
+                    if !storage.value(at: property.slot).isNull { continue }
                 case .loadedToMany:
                     if isInsertedFlag { continue }
-                    if let value = cdr_object_get(storage, property.slot),
-                       value.pointee.type == UInt8(CDR_SET.rawValue) { continue }
+                    if storage.set(at: property.slot) != nil { continue }
                 case .full:
                     break
                 }

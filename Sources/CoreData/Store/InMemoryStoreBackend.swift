@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 /// The in-memory store (`NSInMemoryStoreType`): rows in dictionaries, same semantics as
 /// the SQLite store (primary keys per inheritance root, optimistic locking, to-many
@@ -66,9 +65,8 @@ final class InMemoryStoreBackend: StoreBackend {
             return (rows[table(destination)] ?? [:]).values
                 .filter { $0.entity.isKindOf(entity: destination) }
                 .filter { row in
-                    guard let value = cdr_row_get(row.values, inverse.slot)?.pointee,
-                          value.type == CDR_INT64.rawValue else { return false }
-                    return value.u.i == pk
+                    guard case let .key(key)? = row.values.reference(at: inverse.slot) else { return false }
+                    return key.pk == pk
                 }
                 .sorted { $0.pk < $1.pk }
                 .map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }

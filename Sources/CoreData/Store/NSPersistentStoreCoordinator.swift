@@ -252,6 +252,14 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         return rows
     }
 
+    /// A store's ``StoreBackend/fetchColumns(_:slots:_:)`` under the coordinator's lock.
+    func fetchColumns(_ plan: FetchPlan, slots: [Int32], in store: NSPersistentStore,
+                      _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return try store.backend.fetchColumns(plan, slots: slots, body)
+    }
+
     func count(_ plan: FetchPlan, in store: NSPersistentStore) throws -> Int {
         lock.lock()
         defer { lock.unlock() }

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 internal import CCoreDataSQLite
 
 // MARK: - Reading a few columns (dictionary results)
@@ -10,7 +9,7 @@ extension SQLiteStoreBackend {
     /// those slots (valid only during the call). Returns false, reading nothing, when a
     /// slot is not a plain column of the entity's table (the caller then fetches rows).
     func fetchColumns(_ plan: FetchPlan, slots: [Int32],
-                      _ body: (_ entityID: Int, _ pk: Int64, _ values: OpaquePointer) throws -> Void) throws -> Bool {
+                      _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
         let connection = try requireConnection()
         guard let t = schema.tableIndex(for: plan.entity),
               let entityPlan = plans[plan.entity.runtime.entityID] else { return false }
@@ -25,8 +24,7 @@ extension SQLiteStoreBackend {
         let (sql, bindings) = try selectStatement(plan, table: t, columns: list)
         let columns = EntityPlan(entity: plan.entity, table: t, tableName: entityPlan.tableName,
                                  fields: fields, fieldBySlot: [:])
-        let scratch = cdr_row_create(cdr_layout_slot_count(plan.entity.runtime.layout))!
-        defer { cdr_row_release(scratch) }
+        let scratch = RowValues(count: plan.entity.runtime.layout.slotCount)
         try readFailure {
             let statement = try connection.cached(sql)
             defer { statement.reset() }
@@ -36,7 +34,7 @@ extension SQLiteStoreBackend {
                 let entityID = Int(statement.int64(0))
                 if entityID != last.entityID { last = (entityID, plans[entityID] != nil) }
                 guard last.known else { continue }
-                for slot in slots { cdr_row_set_null(scratch, slot) }
+                for slot in slots { scratch.setNull(at: slot) }
                 try decodeFields(statement, columns, into: scratch)
                 try body(entityID, statement.int64(1), scratch)
             }
@@ -45,14 +43,4 @@ extension SQLiteStoreBackend {
     }
 }
 
-extension NSPersistentStoreCoordinator {
-    /// `SQLiteStoreBackend.fetchColumns` under the coordinator's lock; false when the
-    /// store cannot answer that way (another store type, or columns it does not have).
-    func fetchColumns(_ plan: FetchPlan, slots: [Int32], in store: NSPersistentStore,
-                      _ body: (_ entityID: Int, _ pk: Int64, _ values: OpaquePointer) throws -> Void) throws -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let backend = store.backend as? SQLiteStoreBackend else { return false }
-        return try backend.fetchColumns(plan, slots: slots, body)
-    }
-}
+

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 internal import CCoreDataSQLite
 
 // MARK: - Fetching
@@ -212,7 +211,7 @@ extension SQLiteStoreBackend {
 
     /// Decodes the plan's fields (at their SELECT positions) into a runtime row; NULL
     /// columns leave their slots untouched.
-    func decodeFields(_ statement: SQLiteStatement, _ plan: EntityPlan, into values: OpaquePointer) throws {
+    func decodeFields(_ statement: SQLiteStatement, _ plan: EntityPlan, into values: borrowing RowValues) throws {
         let handle = statement.handle
         try plan.decodeOps.withUnsafeBufferPointer { ops in
             for op in ops {
@@ -221,23 +220,17 @@ extension SQLiteStoreBackend {
                 if type == SQLITE_NULL { continue }
                 switch op.kind {
                 case .integer where type == SQLITE_INTEGER:
-                    cdr_row_set_int64(values, op.slot, sqlite3_column_int64(handle, i))
+                    values.setInt64(sqlite3_column_int64(handle, i), at: op.slot)
                 case .double where type == SQLITE_FLOAT || type == SQLITE_INTEGER:
-                    cdr_row_set_double(values, op.slot, sqlite3_column_double(handle, i))
+                    values.setDouble(sqlite3_column_double(handle, i), at: op.slot)
                 case .date where type == SQLITE_FLOAT || type == SQLITE_INTEGER:
-                    var value = cdr_value()
-                    value.type = UInt8(CDR_DATE.rawValue)
-                    value.u.d = sqlite3_column_double(handle, i)
-                    cdr_row_set(values, op.slot, &value)
+                    values.setDate(sqlite3_column_double(handle, i), at: op.slot)
                 case .boolean where type == SQLITE_INTEGER:
-                    var value = cdr_value()
-                    value.type = UInt8(CDR_BOOL.rawValue)
-                    value.u.i = sqlite3_column_int64(handle, i) != 0 ? 1 : 0
-                    cdr_row_set(values, op.slot, &value)
+                    values.setBool(sqlite3_column_int64(handle, i) != 0, at: op.slot)
                 case .text where type == SQLITE_TEXT:
                     let bytes = sqlite3_column_text(handle, i)
                     let count = Int(sqlite3_column_bytes(handle, i))
-                    cdr_row_set_text(values, op.slot, count > 0 ? UnsafeRawPointer(bytes)?.assumingMemoryBound(to: CChar.self) : nil, count)
+                    values.setText(bytes: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count), at: op.slot)
                 default:
                     try decode(plan.fields[op.field], from: statement, into: values)
                 }
@@ -247,32 +240,28 @@ extension SQLiteStoreBackend {
 
     /// Reads one column by the model's type, tolerating what real stores hold (integers in
     /// REAL columns, numbers as text, NULLs).
-    private func decode(_ field: Field, from statement: SQLiteStatement, into row: OpaquePointer) throws {
+    private func decode(_ field: Field, from statement: SQLiteStatement, into row: borrowing RowValues) throws {
         let i = field.position
         let type = statement.columnType(i)
         if type == SQLITE_NULL { return }
-        var value = cdr_value()
         switch field.kind {
         case let .toOne(destination, _, entityPosition):
             guard let pk = integer(statement, i) else { return }
             var entityID = destination.runtime.entityID
             if let p = entityPosition, let stored = integer(statement, p), stored > 0 { entityID = Int(stored) }
-            setReference(row, field.slot, pk: pk, entityID: entityID)
+            row.setReference(.key(StoreKey(entityID: entityID, pk: pk)), at: field.slot)
             return
         case let .value(kind):
             switch kind {
             case .integer:
                 guard let v = integer(statement, i) else { return }
-                value.type = UInt8(CDR_INT64.rawValue)
-                value.u.i = v
+                row.setInt64(v, at: field.slot)
             case .boolean:
                 guard let v = integer(statement, i) else { return }
-                value.type = UInt8(CDR_BOOL.rawValue)
-                value.u.i = v != 0 ? 1 : 0
+                row.setBool(v != 0, at: field.slot)
             case .double, .date:
                 guard let v = real(statement, i) else { return }
-                value.type = UInt8((kind == .date ? CDR_DATE : CDR_DOUBLE).rawValue)
-                value.u.d = v
+                if kind == .date { row.setDate(v, at: field.slot) } else { row.setDouble(v, at: field.slot) }
             case .decimal:
                 let text: String
                 switch type {
@@ -280,29 +269,24 @@ extension SQLiteStoreBackend {
                 case SQLITE_FLOAT: text = Self.decimalString(statement.double(i))
                 default: text = statement.string(i) ?? ""
                 }
-                setText(row, field.slot, text)
-                return
+                row.setText(text, at: field.slot)
             case .text:
                 let count = Int(sqlite3_column_bytes(statement.handle, i))
                 let bytes = type == SQLITE_BLOB
                     ? sqlite3_column_blob(statement.handle, i).map { UnsafeRawPointer($0) }
                     : sqlite3_column_text(statement.handle, i).map { UnsafeRawPointer($0) }
-                cdr_row_set_text(row, field.slot, count > 0 ? bytes?.assumingMemoryBound(to: CChar.self) : nil, count)
-                return
+                row.setText(bytes: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count), at: field.slot)
             case .uuid:
                 guard let uuid = Self.uuidBytes(statement, i) else { return }
-                value.type = UInt8(CDR_UUID.rawValue)
-                withUnsafeMutableBytes(of: &value.u.uuid) { $0.copyBytes(from: uuid) }
+                _ = uuid.withUnsafeBytes { row.setUUID(bytes: $0, at: field.slot) }
             case .blob:
                 let count = Int(sqlite3_column_bytes(statement.handle, i))
                 let bytes = type == SQLITE_BLOB
                     ? sqlite3_column_blob(statement.handle, i)
                     : sqlite3_column_text(statement.handle, i).map { UnsafeRawPointer($0) }
-                cdr_row_set_blob(row, field.slot, count > 0 ? bytes : nil, count)
-                return
+                row.setBlob(bytes: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count), at: field.slot)
             }
         }
-        cdr_row_set(row, field.slot, &value)
     }
 
     private func integer(_ statement: SQLiteStatement, _ i: Int32) -> Int64? {
@@ -343,28 +327,5 @@ extension SQLiteStoreBackend {
         if text.contains("e") { text = Decimal(string: text).map { "\($0)" } ?? text }
         if text.hasSuffix(".0") { text.removeLast(2) }
         return text
-    }
-
-    private func setText(_ row: OpaquePointer, _ slot: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                _ = cdr_row_set_text(row, slot, $0.count > 0 ? $0.baseAddress : nil, $0.count)
-            }
-        }
-    }
-
-    /// A to-one value: `CDR_INT64` with the PK, `length` = the destination's `Z_ENT`.
-    func setReference(_ row: OpaquePointer, _ slot: Int32, pk: Int64, entityID: Int) {
-        var value = cdr_value()
-        value.type = UInt8(CDR_INT64.rawValue)
-        value.length = UInt32(entityID)
-        value.u.i = pk
-        cdr_row_set(row, slot, &value)
-        // RUNTIME: cdr_value_copy does not carry `length` for CDR_INT64 values, which the
-        // store contract uses for the destination's Z_ENT; write it into our own row.
-        if let stored = cdr_row_get(row, slot), stored.pointee.length != UInt32(entityID) {
-            UnsafeMutablePointer(mutating: stored).pointee.length = UInt32(entityID)
-        }
     }
 }

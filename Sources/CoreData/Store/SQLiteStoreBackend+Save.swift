@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 internal import CCoreDataSQLite
 
 // MARK: - Saving
@@ -202,8 +201,8 @@ extension SQLiteStoreBackend {
         on connection: SQLiteConnection
     ) throws {
         defer { index += 1 }
-        guard let value = cdr_row_get(row.values, field.slot)?.pointee,
-              value.type != UInt8(CDR_NULL.rawValue) else {
+        let value = row.values.value(at: field.slot)
+        guard !value.isNull else {
             try statement.bindNull(index)
             if case .toOne(_, _?, _) = field.kind {
                 index += 1
@@ -213,15 +212,15 @@ extension SQLiteStoreBackend {
         }
         switch field.kind {
         case let .toOne(destination, entityColumn, _):
-            guard value.type == UInt8(CDR_INT64.rawValue) else {
-                throw badValue(field, row, "a to-one relationship must be a primary key (CDR_INT64)")
+            guard case let .key(key)? = row.values.reference(at: field.slot) else {
+                throw badValue(field, row, "a to-one relationship must name its destination by store key")
             }
-            try statement.bind(index, value.u.i)
+            try statement.bind(index, key.pk)
             if entityColumn != nil {
                 index += 1
-                var entityID = Int64(value.length)
+                var entityID = Int64(key.entityID)
                 if entityID == 0 {
-                    entityID = try storedEntityID(of: destination, pk: value.u.i, on: connection)
+                    entityID = try storedEntityID(of: destination, pk: key.pk, on: connection)
                 }
                 try statement.bind(index, entityID)
             }
@@ -231,40 +230,40 @@ extension SQLiteStoreBackend {
     }
 
     private func bindValue(
-        _ value: cdr_value, kind: SQLiteValueKind, field: Field, row: StoreRow,
+        _ value: SlotValue, kind: SQLiteValueKind, field: Field, row: StoreRow,
         to statement: SQLiteStatement, at index: Int32
     ) throws {
-        var value = value
-        switch UInt32(value.type) {
-        case CDR_INT64.rawValue, CDR_BOOL.rawValue:
+        switch value.type {
+        case .int64, .bool:
             if kind == .double || kind == .date || kind == .decimal {
-                try statement.bind(index, Double(value.u.i))
+                try statement.bind(index, Double(value.int64))
             } else {
-                try statement.bind(index, kind == .boolean ? (value.u.i != 0 ? 1 : 0) : value.u.i)
+                try statement.bind(index, kind == .boolean ? (value.bool ? 1 : 0) : value.int64)
             }
-        case CDR_DOUBLE.rawValue, CDR_DATE.rawValue:
-            try statement.bind(index, value.u.d)
-        case CDR_TEXT.rawValue:
+        case .double, .date:
+            try statement.bind(index, value.double)
+        case .text:
+            let bytes = value.bytes
             if kind == .decimal {
-                // Apple stores decimals as REAL (FORMATS.md §2.2).
-                let text = String(decoding: UnsafeRawBufferPointer(start: value.u.text, count: Int(value.length)), as: UTF8.self)
-                if let number = Double(text) {
+                // Apple stores decimals as REAL.
+                if let number = Double(value.string) {
                     try statement.bind(index, number)
                     return
                 }
             }
             if kind == .blob || kind == .uuid {
-                try statement.bindBlob(index, value.u.text, count: Int(value.length))
+                try statement.bindBlob(index, bytes.baseAddress, count: bytes.count)
             } else {
-                try statement.bindText(index, value.u.text, count: Int(value.length))
+                try statement.bindText(index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), count: bytes.count)
             }
-        case CDR_BLOB.rawValue:
-            try statement.bindBlob(index, value.u.blob, count: Int(value.length))
-        case CDR_UUID.rawValue:
-            try withUnsafeBytes(of: &value.u.uuid) { try statement.bindBlob(index, $0.baseAddress, count: 16) }
-        case CDR_BOX.rawValue:
+        case .blob:
+            let bytes = value.bytes
+            try statement.bindBlob(index, bytes.baseAddress, count: bytes.count)
+        case .uuid:
+            try withUnsafeBytes(of: value.uuid.uuid) { try statement.bindBlob(index, $0.baseAddress, count: 16) }
+        case .box:
             throw badValue(field, row, "a boxed (transformable) value reached the store unconverted; the object layer must transform it to Data first")
-        default:
+        case .null, .object, .set, .key:
             throw badValue(field, row, "a value of runtime type \(value.type) cannot be stored in a column")
         }
     }

@@ -1,13 +1,12 @@
 import Foundation
-internal import CCoreDataRuntime
 
 /// The contract between the coordinator and a store implementation (SQLite or memory).
 ///
-/// Rows travel as runtime rows (`cdr_row`) whose slots follow the entity's layout:
-/// - attributes: the slot's own type (TEXT for String/URI/Decimal, DATE as seconds since
-///   2001, UUID as 16 bytes, BOX is never stored — transformable values are BLOBs here);
-/// - to-one relationships: `CDR_INT64` with `u.i` = destination `Z_PK` and `length` =
-///   destination `Z_ENT` (the concrete entity), or NULL;
+/// Rows travel as ``StoreRow``s whose values follow the entity's layout:
+/// - attributes: the slot's own type (text for String/URI/Decimal, dates as seconds since
+///   2001, UUIDs as 16 bytes; never a box — transformable values are blobs here);
+/// - to-one relationships: a ``RowReference`` (``StoreKey`` of the concrete destination),
+///   or NULL;
 /// - to-many relationships and transient properties: NULL (to-many are loaded on demand
 ///   with `relatedKeys`).
 ///
@@ -40,6 +39,12 @@ protocol StoreBackend: AnyObject {
     /// The whole rows of those objects, in the same order, when the store reads them in
     /// one query (so that their faults fire from the row cache); nil to use `relatedKeys`.
     func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]?
+    /// Reads the attribute `slots` of the rows a plan selects, in order, without building
+    /// store rows: `body` gets each row's `Z_ENT`, `Z_PK` and a scratch row holding those
+    /// slots (valid only during the call). Returns false, reading nothing, when the store
+    /// cannot answer that way (the caller then fetches rows).
+    func fetchColumns(_ plan: FetchPlan, slots: [Int32],
+                      _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool
     /// Reserves `count` new primary keys for the inheritance root of `entity`; returns the
     /// first.
     func allocateKeys(entity: NSEntityDescription, count: Int) throws -> Int64
@@ -58,6 +63,11 @@ extension StoreBackend {
 
     func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]? { nil }
 
+    func fetchColumns(_ plan: FetchPlan, slots: [Int32],
+                      _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
+        false
+    }
+
     func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow] {
         try pks.compactMap { try row(entity: entity, pk: $0) }
     }
@@ -67,40 +77,58 @@ extension StoreBackend {
     }
 }
 
-/// An object's identity inside one store.
-struct StoreKey: Hashable {
-    let entityID: Int
-    let pk: Int64
-}
-
-/// One row of a store, as runtime values in the entity layout's slot order. (Not final:
-/// a parent context describes objects to its children with `ParentRow`.)
-class StoreRow: @unchecked Sendable {
-    // @unchecked Sendable: immutable after the store filled it; the row cache shares it
-    // between contexts under the coordinator's lock.
+/// One row of a store, as runtime values in the entity layout's slot order.
+final class StoreRow: @unchecked Sendable {
+    // @unchecked Sendable: immutable after the store (or a parent context) filled it; the
+    // row cache shares it between contexts under the coordinator's lock.
     let entity: NSEntityDescription
     let pk: Int64
     /// `Z_OPT`, the optimistic-locking version.
     let version: Int64
-    let values: OpaquePointer // cdr_row *
+    let values: RowValues
     /// When the row was read or written (seconds of system uptime), for the contexts'
     /// `stalenessInterval`.
     let loadedAt = ProcessInfo.processInfo.systemUptime
 
-    init(entity: NSEntityDescription, pk: Int64, version: Int64, values: OpaquePointer) {
+    /// A row of NULLs shaped like the entity's layout, for its filler to write.
+    init(entity: NSEntityDescription, pk: Int64, version: Int64) {
         self.entity = entity
         self.pk = pk
         self.version = version
-        self.values = values
+        self.values = RowValues(count: entity.runtime.layout.slotCount)
     }
 
-    /// A row of NULLs shaped like the entity's layout.
-    convenience init(entity: NSEntityDescription, pk: Int64, version: Int64) {
-        let count = cdr_layout_slot_count(entity.runtime.layout)
-        self.init(entity: entity, pk: pk, version: version, values: cdr_row_create(count)!)
+    var key: StoreKey { StoreKey(entityID: entity.runtime.entityID, pk: pk) }
+}
+
+/// How a row names a to-one destination: the one encoding of to-one references in rows.
+enum RowReference: Equatable {
+    /// A store's row: the destination's entity number and key.
+    case key(StoreKey)
+    /// A parent context's row for a child: the destination's object ID, which may be
+    /// temporary (an object the parent inserted and has not saved).
+    case objectID(NSManagedObjectID)
+}
+
+extension RowValues {
+    /// The to-one reference in a slot, or nil for NULL.
+    func reference(at slot: Int32) -> RowReference? {
+        let value = value(at: slot)
+        switch value.type {
+        case .key: return .key(value.key)
+        case .box: return (value.boxed as? NSManagedObjectID).map(RowReference.objectID)
+        default: return nil
+        }
     }
 
-    deinit { cdr_row_release(values) }
+    /// Writes a to-one reference (NULL for nil).
+    func setReference(_ reference: RowReference?, at slot: Int32) {
+        switch reference {
+        case let .key(key)?: setKey(key, at: slot)
+        case let .objectID(objectID)?: setBoxed(objectID, at: slot)
+        case nil: setNull(at: slot)
+        }
+    }
 }
 
 /// What a store fetch selects. Predicates and sorts are compiled by the store when it

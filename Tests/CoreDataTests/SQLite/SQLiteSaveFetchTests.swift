@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import CoreData
-import CCoreDataRuntime
 
 /// Saving and reading rows through the backend: values, locking, hierarchies, sorts,
 /// relationships.
@@ -280,9 +279,8 @@ import CCoreDataRuntime
         let backend = try openBackend(url, model)
         let item = entity("Item")
         let row = makeRow(item, pk: 1, [:])
-        // Put a CDR_BOX value into the transformable slot.
-        var box = cdr_box_value()
-        cdr_row_set(row.values, slot(item, "transformable"), &box)
+        // Put a boxed (untransformed) value into the transformable slot.
+        row.values.setBoxed(["not", "data"], at: slot(item, "transformable"))
         var changes = StoreChanges()
         changes.inserts = [insert(row)]
         let error = #expect(throws: NSError.self) { try backend.save(changes) }

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
-import CCoreDataRuntime
 import CCoreDataSQLite
 
 // Shared helpers for the SQLite store tests: model builders, rows filled through the
@@ -157,7 +156,7 @@ func openBackend(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashabl
 
 // MARK: - Rows
 
-/// A runtime value, written with and compared against `cdr_value`s.
+/// A row value, written into and compared against store rows.
 enum Value: Equatable, CustomStringConvertible {
     case null
     case int(Int64)
@@ -197,48 +196,34 @@ func makeRow(_ entity: NSEntityDescription, pk: Int64, version: Int64 = 1, _ val
 }
 
 func set(_ row: StoreRow, _ index: Int32, _ value: Value) {
-    let r = row.values
-    var v = cdr_value()
     switch value {
-    case .null: cdr_row_set_null(r, index); return
-    case let .int(i): cdr_row_set_int64(r, index, i); return
-    case let .double(d): cdr_row_set_double(r, index, d); return
-    case let .bool(b): v.type = UInt8(CDR_BOOL.rawValue); v.u.i = b ? 1 : 0
-    case let .text(s):
-        var s = s
-        s.withUTF8 { b in b.withMemoryRebound(to: CChar.self) { _ = cdr_row_set_text(r, index, $0.baseAddress, $0.count) } }
-        return
-    case let .date(d): v.type = UInt8(CDR_DATE.rawValue); v.u.d = d
-    case let .uuid(u): v.type = UInt8(CDR_UUID.rawValue); v.u.uuid = u.uuid
-    case let .blob(d):
-        d.withUnsafeBytes { _ = cdr_row_set_blob(r, index, $0.baseAddress, $0.count) }
-        return
-    case let .ref(pk, ent):
-        v.type = UInt8(CDR_INT64.rawValue); v.u.i = pk; v.length = UInt32(ent)
-        cdr_row_set(r, index, &v)
-        // The runtime's copy drops `length` (see SQLiteStoreBackend.setReference).
-        UnsafeMutablePointer(mutating: cdr_row_get(r, index)!).pointee.length = UInt32(ent)
-        return
+    case .null: row.values.setNull(at: index)
+    case let .int(i): row.values.setInt64(i, at: index)
+    case let .double(d): row.values.setDouble(d, at: index)
+    case let .bool(b): row.values.setBool(b, at: index)
+    case let .text(s): row.values.setText(s, at: index)
+    case let .date(d): row.values.setDate(d, at: index)
+    case let .uuid(u): row.values.setUUID(u, at: index)
+    case let .blob(d): row.values.setData(d, at: index)
+    case let .ref(pk, ent): row.values.setReference(.key(StoreKey(entityID: ent, pk: pk)), at: index)
     }
-    cdr_row_set(r, index, &v)
 }
 
-/// The value of a slot. `refSlot` reads an INT64 as a to-one reference.
+/// The value of a slot (a to-one as a reference).
 func get(_ row: StoreRow, _ key: String) -> Value {
     let index = slot(row.entity, key)
-    guard let v = cdr_row_get(row.values, index)?.pointee else { return .null }
-    let isReference = row.entity.runtime.slotProperties[Int(index)] is NSRelationshipDescription
-    switch UInt32(v.type) {
-    case CDR_NULL.rawValue: return .null
-    case CDR_INT64.rawValue: return isReference ? .ref(v.u.i, Int(v.length)) : .int(v.u.i)
-    case CDR_DOUBLE.rawValue: return .double(v.u.d)
-    case CDR_BOOL.rawValue: return .bool(v.u.i != 0)
-    case CDR_TEXT.rawValue:
-        return .text(String(decoding: UnsafeRawBufferPointer(start: v.u.text, count: Int(v.length)), as: UTF8.self))
-    case CDR_DATE.rawValue: return .date(v.u.d)
-    case CDR_UUID.rawValue: return .uuid(UUID(uuid: v.u.uuid))
-    case CDR_BLOB.rawValue: return .blob(v.length == 0 ? Data() : Data(bytes: v.u.blob, count: Int(v.length)))
-    default: return .null
+    let v = row.values.value(at: index)
+    switch v.type {
+    case .null: return .null
+    case .int64: return .int(v.int64)
+    case .double: return .double(v.double)
+    case .bool: return .bool(v.bool)
+    case .text: return .text(v.string)
+    case .date: return .date(v.double)
+    case .uuid: return .uuid(v.uuid)
+    case .blob: return .blob(v.data)
+    case .key: return .ref(v.key.pk, v.key.entityID)
+    case .object, .set, .box: return .null
     }
 }
 
@@ -336,11 +321,4 @@ final class RawDatabase {
         let data = try #require(try scalar("SELECT Z_PLIST FROM Z_METADATA") as? Data)
         return try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
     }
-}
-
-/// A CDR_BOX value with no payload (unretained; only used to reach the store's check).
-func cdr_box_value() -> cdr_value {
-    var v = cdr_value()
-    v.type = UInt8(CDR_BOX.rawValue)
-    return v
 }
