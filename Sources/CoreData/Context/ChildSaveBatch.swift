@@ -21,12 +21,11 @@ final class ChildSaveBatch {
     private let updates: [NSManagedObject]
     private let deletes: [NSManagedObject]
 
-    init(child: NSManagedObjectContext, inserts: [NSManagedObject], updates: [NSManagedObject],
-         deletes: [NSManagedObject]) {
+    init(child: NSManagedObjectContext, changes: SaveChanges) {
         self.child = child
-        self.inserts = inserts
-        self.updates = updates
-        self.deletes = deletes
+        self.inserts = changes.inserts
+        self.updates = changes.updates
+        self.deletes = changes.deletes
     }
 
     /// The changed properties of an object: every persistent one for an insert.
@@ -62,7 +61,7 @@ final class ChildSaveBatch {
             // that a failure leaves the parent as it was.
             var targets: [NSManagedObjectID: NSManagedObject] = [:]
             for objectID in updated.map(\.objectID) + deletedIDs {
-                guard let object = parent.objectForChild(objectID) else {
+                guard let object = parent.object(forSourceID: objectID) else {
                     throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                         "The parent context no longer has the object \(objectID) (it saved since the child read it: obtain permanent IDs before saving the child).",
                         userInfo: [NSAffectedObjectsErrorKey: [objectID]])
@@ -75,10 +74,10 @@ final class ChildSaveBatch {
                 guard let object = targets[change.objectID] ?? parent.registeredObject(for: change.objectID) else { continue }
                 for (attribute, value) in change.attributes { object.setPrimitive(value, for: attribute) }
                 for (relationship, destinationID) in change.toOnes {
-                    object.setPrimitive(destinationID.flatMap(parent.objectForChild), for: relationship)
+                    object.setPrimitive(destinationID.flatMap(parent.object(forSourceID:)), for: relationship)
                 }
                 for (relationship, memberIDs) in change.toManys {
-                    object.setPrimitive(memberIDs.compactMap(parent.objectForChild), for: relationship)
+                    object.setPrimitive(memberIDs.compactMap(parent.object(forSourceID:)), for: relationship)
                 }
             }
             for objectID in deletedIDs {
@@ -97,9 +96,7 @@ final class ChildSaveBatch {
             object.isDeletedFlag = false
             child.unregister(object)
         }
-        child.inserted.removeAll()
-        child.deleted.removeAll()
-        child.touched.removeAll()
+        child.changes.clearSaved()
     }
 }
 
@@ -110,8 +107,7 @@ extension NSManagedObjectContext {
         let object = makeFault(objectID)
         object.storage.markRealized()
         object.isInsertedFlag = true
-        inserted[ObjectIdentifier(object)] = object
-        eventInserted[ObjectIdentifier(object)] = object
+        changes.recordInsert(object)
         recordInsertion(object)
     }
 

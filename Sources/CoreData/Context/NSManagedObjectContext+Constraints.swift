@@ -24,10 +24,10 @@ extension NSManagedObjectContext {
     /// themselves or against the store, and lets the merge policy resolve them
     /// (`NSErrorMergePolicy` throws `NSManagedObjectConstraintMergeError`).
     func resolveUniquenessConflicts() throws {
-        let candidates = inserted.values.filter { !$0.isDeletedFlag } + touched.values.filter(\.isUpdated)
+        let candidates = changes.savedObjects
         let constrained = candidates.filter { !$0.entity.effectiveUniquenessConstraints.isEmpty }
         guard !constrained.isEmpty else { return }
-        let changing = Set(candidates.map(ObjectIdentifier.init) + deleted.values.map(ObjectIdentifier.init))
+        let changing = Set(candidates.map(ObjectIdentifier.init) + changes.deletedObjects.map(ObjectIdentifier.init))
         var conflicts: [NSConstraintConflict] = []
         var checked = Set<String>()
         for object in constrained {

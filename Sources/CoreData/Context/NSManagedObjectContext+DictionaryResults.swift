@@ -97,8 +97,8 @@ extension NSManagedObjectContext {
                   attribute.slotType != .box, attribute.slot >= 0 else { return nil }
             attributes.append(attribute)
         }
-        if hasPendingChanges(for: entity) { return nil }
-        let stores = try stores(for: request, entity: entity)
+        if changes.hasChanges(inHierarchyOf: entity) { return nil }
+        let stores = try coordinator.stores(for: entity, among: request.affectedStores)
         guard stores.count == 1, let store = stores.first else { return nil }
         if let predicate = request.predicate { try PredicateValidation.validate(predicate, for: entity) }
         let descriptors = (request.sortDescriptors ?? []).map(SortKeyResolver.keyed)

@@ -10,19 +10,16 @@ extension NSManagedObjectContext {
         guard object.context === self, !object.isInsertedFlag, !object.isFault else { return }
         let hasLocalChanges = object.storage.hasDirty
         if !flag || !hasLocalChanges {
-            let id = ObjectIdentifier(object)
-            touched.removeValue(forKey: id)
-            eventTouched.removeValue(forKey: id)
+            changes.cancelChanges(object)
             if object.isDeletedFlag {
                 object.isDeletedFlag = false
-                deleted.removeValue(forKey: id)
-                eventDeleted.removeValue(forKey: id)
+                changes.cancelDelete(object)
             }
             object.turnIntoFault()
             return
         }
         // Keep dirty slots, reload the rest from a fresh row.
-        guard let row = try? freshRow(for: object) else { return }
+        guard let row = try? source?.freshRow(for: object.objectID) else { return }
         let keep = object.entity.runtime.slotProperties.filter { object.storage.isDirty(at: $0.slot) }
         let kept = keep.map { ($0, object.primitiveValue(atSlot: $0.slot, property: $0)) }
         object.load(row)
@@ -45,14 +42,15 @@ extension NSManagedObjectContext {
     /// Also empties the undo manager's stacks, as Apple's does.
     public func rollback() {
         undoManager?.removeAllActions()
-        pendingDeletes.removeAll()
-        for object in inserted.values {
+        let (inserted, others) = changes.changedObjects
+        changes.removeAll()
+        for object in inserted {
             object.isInsertedFlag = false
             object.isDeletedFlag = false
             unregister(object)
             object.storage.turnIntoFault()
         }
-        for object in Array(touched.values) + Array(deleted.values) where object.context === self {
+        for object in others where object.context === self {
             object.isDeletedFlag = false
             if object.isFault { continue }
             if let row = object.committedRow {
@@ -65,12 +63,6 @@ extension NSManagedObjectContext {
                 object.turnIntoFault()
             }
         }
-        inserted.removeAll()
-        deleted.removeAll()
-        touched.removeAll()
-        eventInserted.removeAll()
-        eventDeleted.removeAll()
-        eventTouched.removeAll()
     }
 
     /// Forgets every object: registered objects become unusable faults without context.
@@ -85,13 +77,7 @@ extension NSManagedObjectContext {
         }
         permanentObjects.removeAll()
         temporaryObjects.removeAll()
-        inserted.removeAll()
-        deleted.removeAll()
-        touched.removeAll()
-        eventInserted.removeAll()
-        eventDeleted.removeAll()
-        eventTouched.removeAll()
-        pendingDeletes.removeAll()
+        changes.removeAll()
     }
 
     /// Brings another context's save into this one: saved updates refresh the

@@ -14,13 +14,12 @@ final class SaveBatch {
     private var changes: [ObjectIdentifier: (NSPersistentStore, StoreChanges)] = [:]
     private var rows: [ObjectIdentifier: StoreRow] = [:]
 
-    init(context: NSManagedObjectContext, coordinator: NSPersistentStoreCoordinator,
-         inserts: [NSManagedObject], updates: [NSManagedObject], deletes: [NSManagedObject]) throws {
+    init(context: NSManagedObjectContext, coordinator: NSPersistentStoreCoordinator, changes: SaveChanges) throws {
         self.context = context
         self.coordinator = coordinator
-        self.inserts = inserts
-        self.updates = updates
-        self.deletes = deletes
+        self.inserts = changes.inserts
+        self.updates = changes.updates
+        self.deletes = changes.deletes
         try assignKeys()
         try build()
     }
@@ -178,9 +177,7 @@ final class SaveBatch {
             object.isDeletedFlag = false
             context.unregister(object)
         }
-        context.inserted.removeAll()
-        context.deleted.removeAll()
-        context.touched.removeAll()
+        context.changes.clearSaved()
     }
 }
 

@@ -107,9 +107,10 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        for object in inserted.values where !object.isDeletedFlag { collect(object.validateForInsert) }
-        for object in touched.values where object.isUpdated { collect(object.validateForUpdate) }
-        for object in deleted.values { collect(object.validateForDelete) }
+        let (inserts, updates, deletes) = changes.changesToSave
+        for object in inserts where !object.isDeletedFlag { collect(object.validateForInsert) }
+        for object in updates { collect(object.validateForUpdate) }
+        for object in deletes { collect(object.validateForDelete) }
         try NSManagedObject.throwCombined(errors)
     }
 }

@@ -238,6 +238,23 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         } ?? persistentStores.first
     }
 
+    /// The stores whose configuration holds `entity` (its inheritance root), among
+    /// `candidates` (every store when nil). Throws when the coordinator has no store at all.
+    func stores(for entity: NSEntityDescription, among candidates: [NSPersistentStore]?) throws -> [NSPersistentStore] {
+        lock.lock()
+        defer { lock.unlock() }
+        let root = entity.runtime.root
+        let stores = (candidates ?? persistentStores).filter { store in
+            guard store.persistentStoreCoordinator === self else { return false }
+            let members = managedObjectModel.entities(forConfigurationName: store.configurationName) ?? []
+            return members.contains { $0 === entity || $0 === root }
+        }
+        if stores.isEmpty && persistentStores.isEmpty {
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The context's coordinator has no persistent stores.")
+        }
+        return stores
+    }
+
     func cacheKey(_ store: NSPersistentStore, _ entity: NSEntityDescription, _ pk: Int64) -> RowCacheKey {
         RowCacheKey(store: ObjectIdentifier(store), root: entity.runtime.rootID, pk: pk)
     }

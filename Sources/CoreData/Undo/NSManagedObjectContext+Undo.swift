@@ -50,10 +50,7 @@ extension NSManagedObjectContext {
             delete(object)
             return
         }
-        let id = ObjectIdentifier(object)
-        inserted.removeValue(forKey: id)
-        eventInserted.removeValue(forKey: id)
-        pendingDeletes.removeAll { $0 === object }
+        changes.cancelInsert(object)
         object.isInsertedFlag = false
         object.isDeletedFlag = false
         unregister(object)
@@ -73,8 +70,7 @@ extension NSManagedObjectContext {
         register(object)
         object.isInsertedFlag = true
         object.isDeletedFlag = false
-        inserted[ObjectIdentifier(object)] = object
-        eventInserted[ObjectIdentifier(object)] = object
+        changes.recordInsert(object)
         return true
     }
 
@@ -86,11 +82,8 @@ extension NSManagedObjectContext {
     }
 
     private func undoDeletion(_ object: NSManagedObject) {
-        let id = ObjectIdentifier(object)
         object.isDeletedFlag = false
-        deleted.removeValue(forKey: id)
-        eventDeleted.removeValue(forKey: id)
-        pendingDeletes.removeAll { $0 === object }
+        changes.cancelDelete(object)
         object.awake(fromSnapshotEvents: .undoDeletion)
         undoManager?.registerUndo(withTarget: self) { $0.redoDeletion(object) }
     }
@@ -101,8 +94,7 @@ extension NSManagedObjectContext {
         guard object.context === self else { return }
         object.isDeletedFlag = true
         if !object.isInsertedFlag {
-            deleted[ObjectIdentifier(object)] = object
-            eventDeleted[ObjectIdentifier(object)] = object
+            changes.recordDelete(object)
         }
         undoManager?.registerUndo(withTarget: self) { $0.undoDeletion(object) }
     }

@@ -2,17 +2,17 @@ import Foundation
 
 // MARK: - A context as the object source of its children
 
-/// What a parent context answers its children, each call on the parent's own queue
-/// (`performAndWait`, re-entrant): object values as rows, to-many members, fetches and
-/// existence checks, all reflecting the parent's unsaved changes. A root context answers
-/// from its coordinator; a parent that is itself a child asks its own parent in turn.
+/// What a parent context answers its children (``ParentContextObjectSource``), each call on
+/// the parent's own queue (`performAndWait`, re-entrant): object values as rows, to-many
+/// members and existence checks, all reflecting the parent's unsaved changes. What the
+/// parent does not hold it asks its own source in turn.
 extension NSManagedObjectContext {
     /// Whether a child may build a fault for this ID: permanent IDs always, temporary ones
     /// when this context or one of its ancestors has the object.
     func knowsObject(_ objectID: NSManagedObjectID) -> Bool {
         guard objectID.isTemporaryID else { return true }
         return performAndWait {
-            registeredObject(for: objectID) != nil || (parentContext?.knowsObject(objectID) ?? false)
+            registeredObject(for: objectID) != nil || (source?.knowsObject(withTemporaryID: objectID) ?? false)
         }
     }
 
@@ -20,7 +20,7 @@ extension NSManagedObjectContext {
     /// when the object is unknown here or gone from the store).
     func snapshotRow(for objectID: NSManagedObjectID) throws -> StoreRow? {
         try performAndWait {
-            guard let object = objectForChild(objectID) else { return nil }
+            guard let object = object(forSourceID: objectID) else { return nil }
             try object.fireFaultThrowing()
             if object.committedRow == nil && !object.isInsertedFlag && object.isDeletedFlag { return nil }
             return try object.snapshotRow()
@@ -30,7 +30,7 @@ extension NSManagedObjectContext {
     /// The IDs of the members of a to-many relationship, as this context has them now.
     func relatedIDs(_ relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [NSManagedObjectID] {
         try performAndWait {
-            guard let object = objectForChild(objectID) else { return [] }
+            guard let object = object(forSourceID: objectID) else { return [] }
             try object.fireFaultThrowing()
             return object.toManyMembers(slot: relationship.slot, relationship: relationship)
                 .filter { $0.context === self && !$0.isDeletedFlag }.map(\.objectID)
@@ -40,7 +40,7 @@ extension NSManagedObjectContext {
     /// Throws unless the object exists here (unsaved inserts included) or in the store.
     func checkExistingObject(_ objectID: NSManagedObjectID) throws {
         try performAndWait {
-            guard objectForChild(objectID) != nil else {
+            guard object(forSourceID: objectID) != nil else {
                 throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                     "The object \(objectID) is not in this context's parent chain.",
                     userInfo: [NSAffectedObjectsErrorKey: [objectID]])
@@ -53,18 +53,10 @@ extension NSManagedObjectContext {
     /// ancestor that inserted them); other IDs come back unchanged.
     func permanentIDs(forTemporaryIDs ids: [NSManagedObjectID]) throws -> [NSManagedObjectID] {
         try performAndWait {
-            let objects = ids.map(objectForChild)
+            let objects = ids.map(object(forSourceID:))
             try obtainPermanentIDs(for: objects.compactMap { $0 })
             return zip(ids, objects).map { id, object in object?.objectID ?? id }
         }
-    }
-
-    /// The registered object, or a fault from this context's own source (nil for a
-    /// temporary ID unknown here and above).
-    func objectForChild(_ objectID: NSManagedObjectID) -> NSManagedObject? {
-        if let object = registeredObject(for: objectID) { return object }
-        if parentContext != nil { return objectFromParent(objectID) }
-        return objectID.isTemporaryID ? nil : makeFault(objectID)
     }
 }
 
