@@ -27,7 +27,7 @@ import Foundation
 final class SQLPredicateCompiler {
     let schema: SQLiteSchema
     /// The store being queried: object constants of other stores match nothing.
-    let backend: AnyObject
+    let backend: StoreBackend
     private(set) var bindings: [SQLBinding] = []
     private var aliasCount = 0
     /// The outermost scope: the fetched entity's table as `t0`.
@@ -53,7 +53,7 @@ final class SQLPredicateCompiler {
         }
     }
 
-    init(schema: SQLiteSchema, entity: NSEntityDescription, backend: AnyObject) {
+    init(schema: SQLiteSchema, entity: NSEntityDescription, backend: StoreBackend) {
         self.schema = schema
         self.backend = backend
         root = Scope(alias: "t0", entity: entity, variable: nil, parent: nil)
@@ -118,8 +118,7 @@ final class SQLPredicateCompiler {
     }
 
     static func unknownKeyError(_ key: String, _ entity: NSEntityDescription) -> NSError {
-        PredicateEvaluationError.unknownKey(
-            "the entity \(entity.name ?? "?") has no property named '\(key)'").nsError
+        PredicateEvaluationError.unknownKey(key, entityName: entity.name).nsError
     }
 }
 

@@ -65,7 +65,7 @@ final class InMemoryStoreBackend: StoreBackend {
             return (rows[table(destination)] ?? [:]).values
                 .filter { $0.entity.isKindOf(entity: destination) }
                 .filter { row in
-                    guard case let .key(key)? = row.values.reference(at: inverse.slot) else { return false }
+                    guard let key = row.values.storeKey(at: inverse.slot) else { return false }
                     return key.pk == pk
                 }
                 .sorted { $0.pk < $1.pk }
@@ -115,16 +115,4 @@ final class InMemoryStoreBackend: StoreBackend {
         links = []
         order = [:]
     }
-}
-
-/// Thrown by a backend that cannot evaluate a plan's predicate or sort itself: the
-/// context then filters and sorts the objects in memory.
-struct StoreFetchUnsupported: Error {}
-
-/// An optimistic-locking failure: the row changed (or vanished) since the context read it.
-struct StoreConflict: Error {
-    let entity: NSEntityDescription
-    let pk: Int64
-    let storedVersion: Int64?
-    let expectedVersion: Int64
 }

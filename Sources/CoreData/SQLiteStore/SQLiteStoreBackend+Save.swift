@@ -212,7 +212,7 @@ extension SQLiteStoreBackend {
         }
         switch field.kind {
         case let .toOne(destination, entityColumn, _):
-            guard case let .key(key)? = row.values.reference(at: field.slot) else {
+            guard let key = row.values.storeKey(at: field.slot) else {
                 throw badValue(field, row, "a to-one relationship must name its destination by store key")
             }
             try statement.bind(index, key.pk)

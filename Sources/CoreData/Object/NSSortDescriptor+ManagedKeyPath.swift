@@ -101,3 +101,12 @@ enum ManagedKeyPathResolver {
         }
     }
 }
+
+extension NSSortDescriptor {
+    /// The key path this descriptor sorts by: nil for `SELF`, the property's key for a
+    /// Swift key path to a `@Managed` attribute, nil for other Swift key paths.
+    public var key: String? {
+        if let keyed = self as? KeyedSortDescriptor { return keyed.keyString }
+        return ManagedKeyPathResolver.key(forAny: keyPath)
+    }
+}

@@ -11,7 +11,7 @@ import Foundation
 /// - ``persistentStore``
 /// - ``isTemporaryID``
 /// - ``uriRepresentation()``
-open class NSManagedObjectID: NSObject, NSCopying, NSFetchRequestResult, @unchecked Sendable {
+open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     // @unchecked Sendable: every stored property is set in init and never changes.
 
     enum Reference: Hashable {

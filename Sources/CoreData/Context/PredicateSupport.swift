@@ -43,15 +43,3 @@ enum SortKeyResolver {
         NSSortDescriptor.sort(objects, by: descriptors)
     }
 }
-
-extension NSManagedObject: KeyValueReading {
-    /// Predicates read attributes and relationships through key-value coding; an unknown
-    /// key is an error, not a trap.
-    func predicateValue(forKey key: String) throws -> Any? {
-        guard property(forKey: key) != nil else {
-            throw PredicateEvaluationError.unknownKey("the entity \(entity.name ?? "?") has no property named '\(key)'")
-        }
-        try fireFaultThrowing()
-        return value(forKey: key)
-    }
-}

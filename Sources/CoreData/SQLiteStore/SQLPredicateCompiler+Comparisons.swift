@@ -190,10 +190,9 @@ extension SQLPredicateCompiler {
                 if let uuid = object as? UUID {
                     return parameter(.blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }))
                 }
-                if let object = object as? NSManagedObject {
-                    guard let pk = object.objectID.primaryKey,
-                          object.objectID.persistentStore?.backend === backend else { return nil }
-                    return parameter(.integer(pk))
+                if let object = object as? StoredObjectReference {
+                    guard let key = object.storeKey(in: backend) else { return nil }
+                    return parameter(.integer(key.pk))
                 }
                 throw StoreFetchUnsupported()
             default:
@@ -227,8 +226,8 @@ extension SQLPredicateCompiler {
             case .date: return .date
             case .other(let object):
                 if object is UUID { return .uuid }
-                if let object = object as? NSManagedObject {
-                    return .object(ObjectIdentifier(object.entity.runtime.root))
+                if let object = object as? StoredObjectReference {
+                    return .object(ObjectIdentifier(object.rootEntity))
                 }
                 return .other
             }

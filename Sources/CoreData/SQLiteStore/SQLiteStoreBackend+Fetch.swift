@@ -249,7 +249,7 @@ extension SQLiteStoreBackend {
             guard let pk = integer(statement, i) else { return }
             var entityID = destination.runtime.entityID
             if let p = entityPosition, let stored = integer(statement, p), stored > 0 { entityID = Int(stored) }
-            row.setReference(.key(StoreKey(entityID: entityID, pk: pk)), at: field.slot)
+            row.setKey(StoreKey(entityID: entityID, pk: pk), at: field.slot)
             return
         case let .value(kind):
             switch kind {
