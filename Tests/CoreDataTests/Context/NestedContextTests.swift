@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// Child contexts: `parent`, fetching and faulting through the parent, saving into it.
 @Suite struct NestedContextTests {
@@ -294,7 +295,7 @@ import Testing
         stack.insertItem("Root's")
         let child = child(of: stack.context)
         let grandchild = self.child(of: child)
-        try child.performAndWait { stack.insertItem("Child's", in: child) }
+        child.performAndWait { _ = stack.insertItem("Child's", in: child) }
         #expect(try names(itemsByName(), in: grandchild) == ["Child's", "Root's"])
         try grandchild.performAndWait {
             stack.insertItem("Grandchild's", in: grandchild)
@@ -327,9 +328,9 @@ import Testing
 
     @Test("the editing pattern: a private child of the main-queue viewContext, saved up to the store")
     func editingPattern() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-nested-\(UUID().uuidString)")
+        let directory = try TemporaryDirectory()
         let container = NSPersistentContainer(name: "Shop", managedObjectModel: TestModel.make())
-        container.persistentStoreDescriptions[0].url = directory.appendingPathComponent("Shop.sqlite")
+        container.persistentStoreDescriptions[0].url = directory.file("Shop.sqlite")
         var loadError: Error?
         container.loadPersistentStores { _, error in loadError = error }
         #expect(loadError == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 /// The rest of `NSFetchRequest` (issue 5, item 6): dictionary results with aggregates,
 /// grouping, HAVING and DISTINCT, batches, key-only fetches, sub-entities, affected
@@ -268,9 +269,9 @@ import Testing
 
     @Test("a fetch request template from a model file fetches with its variables substituted", arguments: storeTypes)
     func template(_ storeType: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("template-\(UUID().uuidString)/T.xcdatamodel")
+        let temporary = try TemporaryDirectory()
+        let folder = temporary.file("T.xcdatamodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         try """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="1" systemVersion="1" minimumToolsVersion="Automatic" userDefinedModelVersionIdentifier="">

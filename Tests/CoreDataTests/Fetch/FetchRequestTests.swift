@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// Fetch requests behave the same on both store types.
 @Suite struct FetchRequestTests {

@@ -1,11 +1,16 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct FetchRequestTemplateTests {
+    /// The test's model files.
+    let temporary: TemporaryDirectory
+
+    init() throws { temporary = try TemporaryDirectory() }
+
     func write(_ body: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("template-\(UUID().uuidString)/T.xcdatamodel")
+        let folder = temporary.file("template-\(UUID().uuidString)/T.xcdatamodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let xml = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 @Suite("Model loading errors")
 struct ModelLoadErrorTests {
     /// Loads `xml` as `Bad.xcdatamodel/contents` and returns the thrown error.
     private func loadError(_ xml: String) throws -> NSError {
-        let folder = try ModelFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let version = try ModelFixtures.writeVersion("Bad", in: folder, contents: xml)
+        let temporary = try TemporaryDirectory()
+        let folder = temporary.url
+        let version = try ModelFiles.writeVersion("Bad", in: folder, contents: xml)
         #expect(NSManagedObjectModel(contentsOf: version) == nil)
         return try #require(throws: NSError.self) { try NSManagedObjectModel.load(contentsOf: version) }
     }
@@ -19,7 +20,7 @@ struct ModelLoadErrorTests {
 
     @Test("the legacy binary elements format is refused by name")
     func legacy() throws {
-        let url = try ModelFixtures.model("magicalpanda_MagicalRecord__Recipes.xcdatamodeld_LEGACY_BINARY")
+        let url = try Fixtures.model("magicalpanda_MagicalRecord__Recipes.xcdatamodeld_LEGACY_BINARY")
         #expect(NSManagedObjectModel(contentsOf: url) == nil)
         let error = try #require(throws: NSError.self) { try NSManagedObjectModel.load(contentsOf: url) }
         #expect(error.domain == NSCocoaErrorDomain)
@@ -90,8 +91,8 @@ struct ModelLoadErrorTests {
 
     @Test("a missing contents file is a file error naming the path")
     func missingContents() throws {
-        let folder = try ModelFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryDirectory()
+        let folder = temporary.url
         let version = folder.appendingPathComponent("Empty.xcdatamodel")
         try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
         let error = try #require(throws: NSError.self) { try NSManagedObjectModel.load(contentsOf: version) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 @Suite("Model loading from Xcode model files")
 struct ModelLoaderTests {
@@ -21,19 +22,19 @@ struct ModelLoaderTests {
 
     @Test("every fixture bundle is covered here, the legacy one by the error test")
     func everyFixtureListed() throws {
-        let names = try ModelFixtures.allModelBundles().map(\.lastPathComponent)
+        let names = try Fixtures.allModelBundles().map(\.lastPathComponent)
         #expect(Set(names) == Set(Self.bundleNames + ["magicalpanda_MagicalRecord__Recipes.xcdatamodeld_LEGACY_BINARY"]))
     }
 
     @Test("every version of every fixture bundle loads and matches the XML's entities, attributes and relationships",
           arguments: bundleNames)
     func loadsAndMatchesXML(_ name: String) throws {
-        let url = try ModelFixtures.model(name)
+        let url = try Fixtures.model(name)
         #expect(NSManagedObjectModel(contentsOf: url) != nil)
         let bundle = try ModelBundle.open(url)
         for (version, model) in try bundle.allModels() {
             let contents = try #require(bundle.url(forVersion: version)).appendingPathComponent("contents")
-            let scanned = try ModelFixtures.scan(contents: contents)
+            let scanned = try ModelFiles.scan(contents: contents)
             #expect(Set(model.entitiesByName.keys) == Set(scanned.keys), "\(name)/\(version) entity names")
             #expect(model.entities.count == scanned.count)
             for (entityName, expected) in scanned {
@@ -58,21 +59,21 @@ struct ModelLoaderTests {
 
     @Test("the loaded model freezes, so a coordinator can use it", arguments: bundleNames)
     func freezes(_ name: String) throws {
-        let model = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model(name))
+        let model = try NSManagedObjectModel.load(contentsOf: Fixtures.model(name))
         try model.freeze()
         #expect(!model.isEditable)
     }
 
     @Test("entities: class names as written, abstract, parents, renaming identifiers, user info")
     func entityAttributes() throws {
-        let plus = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
+        let plus = try NSManagedObjectModel.load(contentsOf: Fixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
         #expect(plus.versionIdentifiers == ["1"])
         let expensive = try #require(plus.entitiesByName["ExpensiveSportCar"])
         #expect(expensive.superentity?.name == "SportCar")
         #expect(expensive.superentity?.superentity?.name == "Car")
         #expect(expensive.propertiesByName["numberPlate"] != nil)
 
-        let v2 = try ModelBundle.open(ModelFixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld")).model(forVersion: "SampleModel2")
+        let v2 = try ModelBundle.open(Fixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld")).model(forVersion: "SampleModel2")
         #expect(v2.entitiesByName["LuxuryCar"]?.renamingIdentifier == "ExpensiveSportCar")
         let car = try #require(v2.entitiesByName["Car"])
         #expect(car.indexes.map(\.name) == ["byMakerAndNumberPlate"])
@@ -80,27 +81,27 @@ struct ModelLoaderTests {
                     || car.indexes.first?.elements.compactMap(\.propertyName) == ["maker", "numberPlate"])
         #expect(car.uniquenessConstraints.map { $0.compactMap { $0 as? String } } == [["numberPlate"]])
 
-        let store = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("JohnEstropia_CoreStore__CoreStoreTests_Model.xcdatamodeld"))
+        let store = try NSManagedObjectModel.load(contentsOf: Fixtures.model("JohnEstropia_CoreStore__CoreStoreTests_Model.xcdatamodeld"))
         #expect(store.entitiesByName["TestEntity1AAA"]?.managedObjectClassName == ".TestEntity1")
         #expect(store.configurations == ["Config1", "Config2"])
         #expect(store.entities(forConfigurationName: "Config1")?.compactMap(\.name) == ["TestEntity1AAA"])
         #expect(store.entities(forConfigurationName: nil)?.count == store.entities.count)
 
-        let moody = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("objcio_core-data__MoodyModel_Moody.xcdatamodeld"))
+        let moody = try NSManagedObjectModel.load(contentsOf: Fixtures.model("objcio_core-data__MoodyModel_Moody.xcdatamodeld"))
         #expect(moody.entities.contains { $0.managedObjectClassName.hasPrefix("MoodyModel.") })
         #expect(moody.entities.contains { $0.isAbstract })
 
-        let magical = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("magicalpanda_MagicalRecord__TestModel.xcdatamodeld"))
+        let magical = try NSManagedObjectModel.load(contentsOf: Fixtures.model("magicalpanda_MagicalRecord__TestModel.xcdatamodeld"))
         let withInfo = magical.entities.flatMap { [$0.userInfo] + $0.properties.map(\.userInfo) }.compactMap { $0 }
         #expect(withInfo.contains { $0["mappedKeyName"] != nil || $0["relatedByAttribute"] != nil })
 
-        let moodyMigrations = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld"))
+        let moodyMigrations = try NSManagedObjectModel.load(contentsOf: Fixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld"))
         #expect(moodyMigrations.entities.contains { !$0.compoundIndexes.isEmpty })
     }
 
     @Test("attributes: types, optionality, typed default values, transformers, scalar flag")
     func attributes() throws {
-        let editor = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("ChristianKienle_Core-Data-Editor__iOS_Example.xcdatamodel"))
+        let editor = try NSManagedObjectModel.load(contentsOf: Fixtures.model("ChristianKienle_Core-Data-Editor__iOS_Example.xcdatamodel"))
         let detail = try #require(editor.entitiesByName["PersonDetail"]?.attributesByName)
         #expect(detail["integer16Attribute"]?.attributeType == .integer16AttributeType)
         #expect(detail["integer16Attribute"]?.defaultValue as? Int16 == 0)
@@ -118,7 +119,7 @@ struct ModelLoaderTests {
         #expect(editor.entitiesByName["Person"]?.renamingIdentifier == "Journal")
         #expect(editor.entitiesByName["Person"]?.managedObjectClassName == "Journal_OLD")
 
-        let plus = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
+        let plus = try NSManagedObjectModel.load(contentsOf: Fixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
         let car = try #require(plus.entitiesByName["Car"]?.attributesByName)
         #expect(car["color"]?.valueTransformerName == "ColorTransformer")
         #expect(car["color"]?.attributeValueClassName == "Color")
@@ -133,7 +134,7 @@ struct ModelLoaderTests {
 
     @Test("validation limits land in the attribute's internal fields")
     func validationLimits() throws {
-        let editor = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("ChristianKienle_Core-Data-Editor__iOS_Example.xcdatamodel"))
+        let editor = try NSManagedObjectModel.load(contentsOf: Fixtures.model("ChristianKienle_Core-Data-Editor__iOS_Example.xcdatamodel"))
         let test = try #require(editor.entitiesByName["ValidationTest"]?.attributesByName)
         #expect(test["integer16Attribute"]?.minimumValue as? Int64 == 10)
         #expect(test["integer16Attribute"]?.maximumValue as? Int64 == 1000)
@@ -148,7 +149,7 @@ struct ModelLoaderTests {
 
     @Test("relationships: to-one max 1, to-many max 0 unless given, min/max, ordered, delete rules, inverses")
     func relationships() throws {
-        let editor = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("ChristianKienle_Core-Data-Editor__iOS_Example.xcdatamodel"))
+        let editor = try NSManagedObjectModel.load(contentsOf: Fixtures.model("ChristianKienle_Core-Data-Editor__iOS_Example.xcdatamodel"))
         let persons = try #require(editor.entitiesByName["ChildBOfAbstract"]?.relationshipsByName["persons"])
         #expect(persons.isToMany && persons.isOrdered)
         #expect(persons.minCount == 3 && persons.maxCount == 10)
@@ -166,14 +167,14 @@ struct ModelLoaderTests {
 
     @Test("fetched properties and model-level fetch request templates")
     func fetchRequests() throws {
-        let colors = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("JohnEstropia_CoreStore__Classic.ColorsDemo.xcdatamodeld"))
+        let colors = try NSManagedObjectModel.load(contentsOf: Fixtures.model("JohnEstropia_CoreStore__Classic.ColorsDemo.xcdatamodeld"))
         let palette = try #require(colors.entitiesByName["Palette"])
         let fetched = try #require(palette.propertiesByName["testFetchProperty"] as? NSFetchedPropertyDescription)
         #expect(fetched.fetchRequest?.entityName == "Palette")
         #expect(fetched.fetchRequest?.entity === palette)
         #expect(fetched.isOptional)
 
-        let editor = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("ChristianKienle_Core-Data-Editor__iOS_Example.xcdatamodel"))
+        let editor = try NSManagedObjectModel.load(contentsOf: Fixtures.model("ChristianKienle_Core-Data-Editor__iOS_Example.xcdatamodel"))
         let template = try #require(editor.fetchRequestTemplate(forName: "FetchRequest"))
         #expect(template.entityName == "Member")
         let copy = try #require(editor.fetchRequestFromTemplate(withName: "FetchRequest", substitutionVariables: [:]))
@@ -183,7 +184,7 @@ struct ModelLoaderTests {
 
     @Test("composite attributes stay nested; their elements come from <composite>")
     func composites() throws {
-        let model = try NSManagedObjectModel.load(contentsOf: ModelFixtures.model("phimage_MomXML__Tests_Model.xcdatamodeld"))
+        let model = try NSManagedObjectModel.load(contentsOf: Fixtures.model("phimage_MomXML__Tests_Model.xcdatamodeld"))
         let composite = try #require(model.entitiesByName["Produit"]?.attributesByName["attribute1"] as? NSCompositeAttributeDescription)
         #expect(composite.attributeType == .compositeAttributeType)
         #expect(composite.elements.map(\.name) == ["one", "two", "three"])
@@ -196,8 +197,8 @@ struct ModelLoaderTests {
 
     @Test("a hand-written file with every attribute type, default values and a derived attribute")
     func everyType() throws {
-        let folder = try ModelFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryDirectory()
+        let folder = temporary.url
         let xml = """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
@@ -225,7 +226,7 @@ struct ModelLoaderTests {
               <elements><element name="All" positionX="1" positionY="2" width="3" height="4"/></elements>
             </model>
             """
-        let version = try ModelFixtures.writeVersion("Types", in: folder, contents: xml)
+        let version = try ModelFiles.writeVersion("Types", in: folder, contents: xml)
         let model = try NSManagedObjectModel.load(contentsOf: version)
         #expect(model.versionIdentifiers.isEmpty)
         let all = try #require(model.entitiesByName["All"])

@@ -1,18 +1,19 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 @Suite("Model locator search order")
 struct ModelLocatorTests {
     @Test("the first location holding the model wins; .xcdatamodeld before .xcdatamodel")
     func searchOrder() throws {
-        let root = try ModelFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let temporary = try TemporaryDirectory()
+        let root = temporary.url
         let main = root.appendingPathComponent("main"), resources = root.appendingPathComponent("pkg.resources")
         let cwd = root.appendingPathComponent("cwd")
-        try ModelFixtures.writeVersion("Shop", in: resources.appendingPathComponent("Shop.xcdatamodeld"),
-                                       contents: ModelFixtures.modelXML(entities: ["FromResources"]))
-        try ModelFixtures.writeVersion("Shop", in: cwd, contents: ModelFixtures.modelXML(entities: ["FromCwd"]))
+        try ModelFiles.writeVersion("Shop", in: resources.appendingPathComponent("Shop.xcdatamodeld"),
+                                       contents: ModelFiles.modelXML(entities: ["FromResources"]))
+        try ModelFiles.writeVersion("Shop", in: cwd, contents: ModelFiles.modelXML(entities: ["FromCwd"]))
         try FileManager.default.createDirectory(at: main, withIntermediateDirectories: true)
         let locations = [
             ModelLocator.Location(label: "Bundle.main resources", directory: main),
@@ -21,15 +22,15 @@ struct ModelLocatorTests {
         ]
         #expect(try ModelLocator.model(named: "Shop", searching: locations).entitiesByName["FromResources"] != nil)
         #expect(try ModelLocator.model(named: "Shop", searching: [locations[2], locations[1]]).entitiesByName["FromCwd"] != nil)
-        try ModelFixtures.writeVersion("Shop", in: cwd.appendingPathComponent("Shop.xcdatamodeld"),
-                                       contents: ModelFixtures.modelXML(entities: ["BundleInCwd"]))
+        try ModelFiles.writeVersion("Shop", in: cwd.appendingPathComponent("Shop.xcdatamodeld"),
+                                       contents: ModelFiles.modelXML(entities: ["BundleInCwd"]))
         #expect(try ModelLocator.model(named: "Shop", searching: [locations[2]]).entitiesByName["BundleInCwd"] != nil)
     }
 
     @Test("the error names the model and every place searched, in order")
     func notFound() throws {
-        let root = try ModelFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let temporary = try TemporaryDirectory()
+        let root = temporary.url
         let locations = [
             ModelLocator.Location(label: "Bundle.main resources", directory: root.appendingPathComponent("a")),
             ModelLocator.Location(label: "working directory", directory: root.appendingPathComponent("b")),
@@ -45,8 +46,8 @@ struct ModelLocatorTests {
 
     @Test("default locations: Bundle.main, then *.resources folders, then the working directory")
     func defaultLocations() throws {
-        let root = try ModelFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let temporary = try TemporaryDirectory()
+        let root = temporary.url
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Pkg_Target.resources"), withIntermediateDirectories: true)
         let bundle = try #require(Bundle(path: root.path))
         let cwd = root.appendingPathComponent("work")
@@ -61,11 +62,11 @@ struct ModelLocatorTests {
 
     @Test("models(in:) loads every model of a bundle, including SwiftPM resource bundles")
     func modelsInBundles() throws {
-        let root = try ModelFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
-        try ModelFixtures.writeVersion("Top", in: root, contents: ModelFixtures.modelXML(entities: ["Top"]))
-        try ModelFixtures.writeVersion("V1", in: root.appendingPathComponent("X.resources/Inner.xcdatamodeld"),
-                                       contents: ModelFixtures.modelXML(entities: ["Inner"]))
+        let temporary = try TemporaryDirectory()
+        let root = temporary.url
+        try ModelFiles.writeVersion("Top", in: root, contents: ModelFiles.modelXML(entities: ["Top"]))
+        try ModelFiles.writeVersion("V1", in: root.appendingPathComponent("X.resources/Inner.xcdatamodeld"),
+                                       contents: ModelFiles.modelXML(entities: ["Inner"]))
         let bundle = try #require(Bundle(path: root.path))
         let names = ModelLocator.models(in: [bundle]).flatMap { $0.entities.compactMap(\.name) }
         #expect(Set(names) == ["Top", "Inner"])

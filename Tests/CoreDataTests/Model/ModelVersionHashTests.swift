@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 @Suite("Model version hashes")
 struct ModelVersionHashTests {
@@ -19,15 +20,15 @@ struct ModelVersionHashTests {
     @Test("entity hashes equal the compiled CoreDataPlus models' VersionInfo.plist, every version",
           arguments: ["alemar11_CoreDataPlus__SampleModel", "alemar11_CoreDataPlus__SampleModel3"])
     func compiledOracle(_ name: String) throws {
-        let oracle = try ModelFixtures.compiledVersionHashes("\(name).momd")
+        let oracle = try Fixtures.compiledVersionHashes("\(name).momd")
         #expect(oracle.count == 3)
-        let bundle = try ModelBundle.open(ModelFixtures.model("\(name).xcdatamodeld"))
+        let bundle = try ModelBundle.open(Fixtures.model("\(name).xcdatamodeld"))
         for (version, expected) in oracle {
             let model = try bundle.model(forVersion: version)
             let ours = model.entityVersionHashesByName
             #expect(Set(ours.keys) == Set(expected.keys), "entities of \(version)")
             for (entity, hash) in expected {
-                #expect(ours[entity].map(ModelFixtures.hex) == ModelFixtures.hex(hash), "\(version).\(entity)")
+                #expect(ours[entity].map(Fixtures.hex) == Fixtures.hex(hash), "\(version).\(entity)")
             }
         }
     }
@@ -47,36 +48,34 @@ struct ModelVersionHashTests {
           arguments: 0..<8)
     func storeOracle(_ index: Int) throws {
         let (store, bundleName, version) = Self.stores[index]
-        let expected = try ModelFixtures.storeVersionHashes(store)
-        let model = try ModelBundle.open(ModelFixtures.model(bundleName)).model(forVersion: version)
+        let expected = try Fixtures.storeVersionHashes(store)
+        let model = try ModelBundle.open(Fixtures.model(bundleName)).model(forVersion: version)
         let ours = model.entityVersionHashesByName
         #expect(Set(ours.keys) == Set(expected.keys), "entities of \(store)")
         for (entity, hash) in expected {
-            #expect(ours[entity].map(ModelFixtures.hex) == ModelFixtures.hex(hash), "\(store): \(entity)")
+            #expect(ours[entity].map(Fixtures.hex) == Fixtures.hex(hash), "\(store): \(entity)")
         }
-        let metadata = try ModelFixtures.storeMetadata(store)
+        let metadata = try Fixtures.storeMetadata(store)
         #expect(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
     }
 
     @Test("every fixture store directory entry is covered by the store oracle test")
     func allStoresCovered() throws {
-        let folder = try ModelFixtures.require().appendingPathComponent("stores")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sqlite") }
-        #expect(Set(files) == Set(Self.stores.map(\.store)))
+        #expect(try Fixtures.storeNames() == Set(Self.stores.map(\.store)))
     }
 
     @Test("a store written with another version is not compatible")
     func otherVersionIncompatible() throws {
-        let metadata = try ModelFixtures.storeMetadata("alemar11_CoreDataPlus__SampleModel_V1.sqlite")
-        let v2 = try ModelBundle.open(ModelFixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
+        let metadata = try Fixtures.storeMetadata("alemar11_CoreDataPlus__SampleModel_V1.sqlite")
+        let v2 = try ModelBundle.open(Fixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
             .model(forVersion: "SampleModel2")
         #expect(!v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
     }
 
     @Test("mergedModel(from:forStoreMetadata:) picks the version a store was written with")
     func mergedForMetadata() throws {
-        let metadata = try ModelFixtures.storeMetadata("objcio_core-data__Moody_3.moody.sqlite")
-        let bundleURL = try ModelFixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld")
+        let metadata = try Fixtures.storeMetadata("objcio_core-data__Moody_3.moody.sqlite")
+        let bundleURL = try Fixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld")
         let bundle = try #require(Bundle(path: bundleURL.deletingLastPathComponent().path))
         let model = try #require(NSManagedObjectModel.mergedModel(from: [bundle], forStoreMetadata: metadata))
         #expect(model.versionIdentifiers == ["3"])

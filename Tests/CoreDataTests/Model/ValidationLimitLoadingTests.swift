@@ -1,11 +1,16 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct ValidationLimitLoadingTests {
+    /// The test's model files.
+    let temporary: TemporaryDirectory
+
+    init() throws { temporary = try TemporaryDirectory() }
+
     func load(_ attribute: String) throws -> NSAttributeDescription {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("limits-\(UUID().uuidString)/L.xcdatamodel")
+        let folder = temporary.file("limits-\(UUID().uuidString)/L.xcdatamodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let xml = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct GraphStoreLayoutTests {
     @Test("every relationship kind gets the column and join-table names FORMATS.md §2.3 predicts")

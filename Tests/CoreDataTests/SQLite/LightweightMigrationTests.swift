@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 // Lightweight migration of SQLite stores, checked against Apple's own migration result
 // (CoreDataPlus SampleModel_V2.sqlite is SampleModel_V1.sqlite migrated by Core Data).
@@ -11,13 +12,13 @@ private var migrationOptions: [AnyHashable: Any] {
 
 private enum Bundles {
     static func sampleModel() throws -> ModelBundle {
-        try ModelBundle.open(ModelFixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
+        try ModelBundle.open(Fixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
     }
     static func sampleModel3() throws -> ModelBundle {
-        try ModelBundle.open(ModelFixtures.model("alemar11_CoreDataPlus__SampleModel3.xcdatamodeld"))
+        try ModelBundle.open(Fixtures.model("alemar11_CoreDataPlus__SampleModel3.xcdatamodeld"))
     }
     static func moody() throws -> ModelBundle {
-        try ModelBundle.open(ModelFixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld"))
+        try ModelBundle.open(Fixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld"))
     }
 }
 
@@ -71,10 +72,9 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 @Suite struct LightweightMigrationTests {
     @Test("a SampleModel V1 store migrated to SampleModel2 holds what Apple's migration wrote")
     func sampleModelMatchesApple() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let v1 = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
-        let apple = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V2.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let apple = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V2.sqlite", to: folder)
         let ours = try snapshot(try open(v1, try Bundles.sampleModel().model(forVersion: "SampleModel2")))
         let theirs = try snapshot(try open(apple, try Bundles.sampleModel().model(forVersion: "SampleModel2")))
         #expect(ours.count > 100)
@@ -82,8 +82,9 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         #expect(ours == theirs)
         // Same store UUID, new hashes; the migrated store opens again without migrating.
         let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: v1)
+        let untouched = try TemporaryDirectory()
         let original = try NSPersistentStoreCoordinator.metadataForPersistentStore(
-            type: .sqlite, at: Fixtures.stores.appendingPathComponent("alemar11_CoreDataPlus__SampleModel_V1.sqlite"))
+            type: .sqlite, at: Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: untouched))
         #expect(metadata[NSStoreUUIDKey] as? String == original[NSStoreUUIDKey] as? String)
         #expect((metadata[NSStoreModelVersionHashesKey] as? [String: Data])?["LuxuryCar"] != nil)
         #expect(try snapshot(try open(v1, try Bundles.sampleModel().model(forVersion: "SampleModel2"), options: nil)) == theirs)
@@ -91,9 +92,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     @Test("migration keeps Z_PK, Z_OPT and each hierarchy's Z_MAX; Z_PRIMARYKEY names the destination entities")
     func keepsKeys() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let v1 = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let before = try RawDatabase(v1)
         let rows = try before.rows("SELECT Z_PK, Z_ENT, Z_OPT FROM ZCAR ORDER BY Z_PK").map { "\($0)" }
         let max = try before.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1") as? Int64
@@ -106,9 +106,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     @Test("without the migration options a store of another version still fails with 134100")
     func optionsOff() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let v1 = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let bytes = fileBytes(v1)
         let error = #expect(throws: NSError.self) {
             try open(v1, try Bundles.sampleModel().model(forVersion: "SampleModel2"), options: nil)
@@ -119,9 +118,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     @Test("a mapping that can't be inferred fails with 134190 naming the property, and leaves the store byte for byte")
     func uninferable() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let v1 = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let bytes = fileBytes(v1)
         let model = try Bundles.sampleModel().model(forVersion: "SampleModel2")
         model.entitiesByName["Person"]!.properties.append(attribute("nickname", .stringAttributeType, optional: false))
@@ -135,9 +133,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     @Test("a failing migration SQL statement leaves the store byte for byte and reports 134110")
     func sqlFailureRollsBack() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let v1 = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         // A destination uniqueness constraint the migrated rows violate (every Car gets the
         // same default model name).
         let model = try Bundles.sampleModel().model(forVersion: "SampleModel2")
@@ -156,9 +153,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     @Test("no model version matching the store fails with 134130")
     func missingSourceModel() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let v1 = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let model = NSManagedObjectModel()
         model.entities = [entity("Car", [attribute("numberPlate", .stringAttributeType)])]
         let error = #expect(throws: NSError.self) { try open(v1, model) }
@@ -167,9 +163,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     @Test("inference off with migration on fails with 134140 (no mapping model files)")
     func inferenceOff() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let v1 = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let error = #expect(throws: NSError.self) {
             try open(v1, try Bundles.sampleModel().model(forVersion: "SampleModel2"),
                      options: [NSMigratePersistentStoresAutomaticallyOption: true])
@@ -190,9 +185,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     @Test("SampleModel3: V1 store migrates through v2 (new entity and relationship) to v3 (removed attribute)")
     func sampleModel3Chain() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let url = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel3_V1.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let url = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel3_V1.sqlite", to: folder)
         let bundle = try Bundles.sampleModel3()
         let original = try snapshot(try open(url, try bundle.model(forVersion: "SampleModel3"), options: nil))
         #expect(!original.isEmpty)
@@ -202,15 +196,15 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         #expect(v3.count == original.count)
         #expect(v3.allSatisfy { !$0.contains("petName") })
         // Straight from V1 to v3 gives the same store.
-        let direct = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel3_V1.sqlite", to: try TemporaryFolder())
+        let directFolder = try TemporaryDirectory()
+        let direct = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel3_V1.sqlite", to: directFolder)
         #expect(try snapshot(try open(direct, try bundle.model(forVersion: "SampleModel3_v3"))) == v3)
     }
 
     @Test("Moody 1 → 2 renames remoteIdentifier to remoteID and adds rating with its default")
     func moodyRename() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let url = try Fixtures.copy("objcio_core-data__Moody.moody.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let url = try Fixtures.copyStore("objcio_core-data__Moody.moody.sqlite", to: folder)
         let before = try RawDatabase(url).rows("SELECT Z_PK, ZREMOTEIDENTIFIER FROM ZMOOD ORDER BY Z_PK").map { "\($0)" }
         let coordinator = try open(url, try Bundles.moody().model(forVersion: "Moody 2"))
         #expect(!before.isEmpty)
@@ -221,9 +215,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     @Test("Moody 3 → 4 moves Continent and Country out of their abstract parent, keeping relationships")
     func moodyHierarchySplit() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let url = try Fixtures.copy("objcio_core-data__Moody_3.moody.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let url = try Fixtures.copyStore("objcio_core-data__Moody_3.moody.sqlite", to: folder)
         let bundle = try Bundles.moody()
         let before = try snapshot(try open(url, try bundle.model(forVersion: "Moody 3"), options: nil))
         let after = try snapshot(try open(url, try bundle.model(forVersion: "Moody 4")))
@@ -237,10 +230,9 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     @Test("through NSPersistentContainer: a Moody 5 store opens with the bundle's current version (Moody 6)")
     func containerMigrates() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let url = try Fixtures.copy("objcio_core-data__Moody_5.moody.sqlite", to: folder)
-        let locations = [ModelLocator.Location(label: "fixtures", directory: try ModelFixtures.model(""))]
+        let folder = try TemporaryDirectory()
+        let url = try Fixtures.copyStore("objcio_core-data__Moody_5.moody.sqlite", to: folder)
+        let locations = [ModelLocator.Location(label: "fixtures", directory: try Fixtures.model(""))]
         let model = try ModelLocator.model(named: "objcio_core-data__Migrations_Moody", searching: locations)
         let container = NSPersistentContainer(name: "Moody", managedObjectModel: model)
         container.persistentStoreDescriptions[0].url = url
@@ -262,10 +254,9 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     /// (our migration of store `step`, objcio's store `step + 1`), both read with version `step + 1`.
     func moodyStep(_ step: Int) throws -> (ours: [String], theirs: [String]) {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let url = try Fixtures.copy(Self.moodyStores[step], to: folder)
-        let next = try Fixtures.copy(Self.moodyStores[step + 1], to: folder)
+        let folder = try TemporaryDirectory()
+        let url = try Fixtures.copyStore(Self.moodyStores[step], to: folder)
+        let next = try Fixtures.copyStore(Self.moodyStores[step + 1], to: folder)
         let version = Self.moodyVersions[step + 1]
         return (try snapshot(try open(url, try Bundles.moody().model(forVersion: version))),
                 try snapshot(try open(next, try Bundles.moody().model(forVersion: version), options: nil)))
@@ -295,7 +286,7 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
     }
 
     /// Writes a two-version `Library.xcdatamodeld` into `folder`.
-    func libraryBundle(in folder: TemporaryFolder, v1: String, v2: String) throws -> ModelBundle {
+    func libraryBundle(in folder: TemporaryDirectory, v1: String, v2: String) throws -> ModelBundle {
         let bundle = folder.file("Library.xcdatamodeld")
         for (name, body) in [("Library", v1), ("Library 2", v2)] {
             let version = bundle.appendingPathComponent("\(name).xcdatamodel")
@@ -308,8 +299,7 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
 
     @Test("a to-one relationship that becomes many-to-many (and is renamed) keeps every link")
     func toOneBecomesManyToMany() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory()
         let bundle = try libraryBundle(in: folder, v1: """
             <entity name="Author"><attribute name="name" attributeType="String"/>
               <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/></entity>

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// The SQLite store's compiled predicates and sorts select and order exactly what the
 /// in-memory evaluator does (issue 5, item 4), on random predicates over a graph with

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// Stores written by Apple's Core Data, opened (as copies) with models mirroring their
 /// XML: every row read back must equal what raw SQLite holds, converted.
@@ -60,9 +61,8 @@ import Testing
 
     @Test("CoreDataPlus SampleModel_V1 (3-level Car hierarchy, UUIDs) reads back exactly")
     func sampleModel() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let url = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let url = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let model = try Models.sampleModelV1()
         #expect(try compareAllRows(url, model) == 145)
 
@@ -89,9 +89,8 @@ import Testing
 
     @Test("objcio Moody (abstract GeographicRegion, doubles, transformables) reads back exactly")
     func moody() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let url = try Fixtures.copy("objcio_core-data__Moody.moody.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let url = try Fixtures.copyStore("objcio_core-data__Moody.moody.sqlite", to: folder)
         let model = try Models.moody()
         #expect(try compareAllRows(url, model) > 0)
 
@@ -109,9 +108,8 @@ import Testing
 
     @Test("an Apple store accepts our writes and keeps Apple's Z_OPT and Z_MAX rules")
     func writeIntoAppleStore() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let url = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let folder = try TemporaryDirectory()
+        let url = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let model = try Models.sampleModelV1()
         let backend = try openBackend(url, model)
         let expensive = model.entitiesByName["ExpensiveSportCar"]!

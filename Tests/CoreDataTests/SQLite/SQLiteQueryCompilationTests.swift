@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// Fetches on the SQLite store run as one compiled SQL statement (issue 5, item 4).
 @Suite struct SQLiteQueryCompilationTests {

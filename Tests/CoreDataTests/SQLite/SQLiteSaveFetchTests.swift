@@ -2,16 +2,17 @@ import Foundation
 import Testing
 @testable import CoreData
 import CCoreDataRuntime
+import CoreDataTestSupport
 
 /// Saving and reading rows through the backend: values, locking, hierarchies, sorts,
 /// relationships.
 @Suite struct SQLiteSaveFetchTests {
-    let folder: TemporaryFolder
+    let folder: TemporaryDirectory
     let model: NSManagedObjectModel
     let url: URL
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryDirectory()
         model = Models.library()
         url = folder.file("Library.sqlite")
     }
@@ -20,7 +21,6 @@ import CCoreDataRuntime
 
     @Test("every attribute type round-trips and is stored as Core Data stores it")
     func valuesRoundTrip() throws {
-        defer { folder.remove() }
         let backend = try openBackend(url, model)
         let item = entity("Item")
         let uuid = UUID()
@@ -52,7 +52,6 @@ import CCoreDataRuntime
 
     @Test("values real stores hold in other SQLite types are read by the model's type")
     func tolerantDecoding() throws {
-        defer { folder.remove() }
         let backend = try openBackend(url, model)
         let raw = try RawDatabase(url, readOnly: false)
         try raw.execute("""
@@ -74,7 +73,6 @@ import CCoreDataRuntime
 
     @Test("allocateKeys reserves keys per inheritance root and records Z_MAX on the root row")
     func keys() throws {
-        defer { folder.remove() }
         let backend = try openBackend(url, model)
         #expect(try backend.allocateKeys(entity: entity("TextMessage"), count: 3) == 1)
         #expect(try backend.allocateKeys(entity: entity("SystemMessage"), count: 2) == 4)
@@ -87,7 +85,6 @@ import CCoreDataRuntime
 
     @Test("updates bump Z_OPT; a stale version throws StoreConflict and writes nothing")
     func optimisticLocking() throws {
-        defer { folder.remove() }
         let backend = try openBackend(url, model)
         let author = entity("Author")
         var changes = StoreChanges()
@@ -124,7 +121,6 @@ import CCoreDataRuntime
 
     @Test("fetch filters sub-entities by Z_ENT, sorts in SQL and applies limit and offset")
     func fetching() throws {
-        defer { folder.remove() }
         let backend = try openBackend(url, model)
         let message = entity("Message"), text = entity("TextMessage"), system = entity("SystemMessage")
         var changes = StoreChanges()
@@ -164,7 +160,6 @@ import CCoreDataRuntime
 
     @Test("block predicates and sort keys memory cannot order are left to the caller")
     func unsupported() throws {
-        defer { folder.remove() }
         let backend = try openBackend(url, model)
         var plan = FetchPlan(entity: entity("Author"))
         plan.predicate = NSPredicate { _, _ in true }
@@ -178,7 +173,6 @@ import CCoreDataRuntime
 
     @Test("to-one values keep the destination's Z_ENT in the Z<n>_ column")
     func polymorphicToOne() throws {
-        defer { folder.remove() }
         let backend = try openBackend(url, model)
         let book = entity("Book"), system = entity("SystemMessage"), shelf = entity("Shelf")
         var changes = StoreChanges()
@@ -200,7 +194,6 @@ import CCoreDataRuntime
 
     @Test("ordered one-to-many keeps positions in the child's Z_FOK column")
     func orderedOneToMany() throws {
-        defer { folder.remove() }
         let backend = try openBackend(url, model)
         let book = entity("Book"), shelf = entity("Shelf")
         let books = shelf.relationshipsByName["books"]!
@@ -218,7 +211,6 @@ import CCoreDataRuntime
 
     @Test("many-to-many links live in the join table, ordered by its FOK column")
     func manyToMany() throws {
-        defer { folder.remove() }
         let backend = try openBackend(url, model)
         let author = entity("Author"), book = entity("Book")
         let books = author.relationshipsByName["books"]!, authors = book.relationshipsByName["authors"]!
@@ -252,7 +244,6 @@ import CCoreDataRuntime
 
     @Test("a store reopens with its rows, keys and app metadata")
     func reopen() throws {
-        defer { folder.remove() }
         let author = entity("Author")
         let uuid: String
         do {
@@ -276,7 +267,6 @@ import CCoreDataRuntime
 
     @Test("a transformable value that was not converted to Data is refused")
     func boxRefused() throws {
-        defer { folder.remove() }
         let backend = try openBackend(url, model)
         let item = entity("Item")
         let row = makeRow(item, pk: 1, [:])

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// The on-disk layout of stores this backend creates, checked with raw sqlite3.
 @Suite struct SQLiteSchemaTests {
     @Test("a new store has Core Data's bookkeeping tables, pragmas and metadata")
     func bookkeeping() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory()
         let url = folder.file("Library.sqlite")
         let backend = try openBackend(url, Models.library())
         let uuid = try #require(backend.metadata[NSStoreUUIDKey] as? String)
@@ -49,8 +49,7 @@ import Testing
 
     @Test("entity tables flatten hierarchies and use Core Data's column names and declared types")
     func entityTables() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory()
         let url = folder.file("Library.sqlite")
         try openBackend(url, Models.library()).close()
         let db = try RawDatabase(url)
@@ -91,8 +90,7 @@ import Testing
 
     @Test("indexes follow Core Data's names")
     func indexes() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory()
         let url = folder.file("Library.sqlite")
         try openBackend(url, Models.library()).close()
         let indexes = try RawDatabase(url).indexes()
@@ -106,11 +104,10 @@ import Testing
 
     @Test("a new CoreDataPlus store is laid out like Apple's own SampleModel_V1 store")
     func sameLayoutAsApple() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory()
         let url = folder.file("Sample.sqlite")
         try openBackend(url, try Models.sampleModelV1()).close()
-        let apple = try RawDatabase(Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder))
+        let apple = try RawDatabase(Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder))
         let ours = try RawDatabase(url)
         #expect(try ours.tables() == apple.tables())
         for table in try apple.tables() {
@@ -136,11 +133,10 @@ import Testing
 
     @Test("a new Moody store has Apple's tables, columns and index names")
     func moodyLayout() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory()
         let url = folder.file("Moody.sqlite")
         try openBackend(url, try Models.moody()).close()
-        let apple = try RawDatabase(Fixtures.copy("objcio_core-data__Moody.moody.sqlite", to: folder))
+        let apple = try RawDatabase(Fixtures.copyStore("objcio_core-data__Moody.moody.sqlite", to: folder))
         let ours = try RawDatabase(url)
         #expect(try ours.tables() == apple.tables())
         for table in try apple.tables() {

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// Failures while opening and saving: Apple's error codes, SQLite's error underneath,
 /// and the store's files exactly as they were.
 @Suite struct SQLiteStoreErrorTests {
-    let folder: TemporaryFolder
+    let folder: TemporaryDirectory
     let model = Models.library()
 
-    init() throws { folder = try TemporaryFolder() }
+    init() throws { folder = try TemporaryDirectory() }
 
     /// Loads `url` expecting a Cocoa error; checks the files did not change.
     func expectOpenFailure(_ url: URL, options: [AnyHashable: Any] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> NSError? {
@@ -27,7 +28,6 @@ import Testing
 
     @Test("a file that is not SQLite is refused as corrupt, untouched")
     func notSQLite() throws {
-        defer { folder.remove() }
         let url = folder.file("Notes.sqlite")
         try Data(String(repeating: "not a database, just text. ", count: 200).utf8).write(to: url)
         let error = try expectOpenFailure(url)
@@ -39,8 +39,7 @@ import Testing
 
     @Test("a truncated store is refused as corrupt, untouched")
     func truncated() throws {
-        defer { folder.remove() }
-        let url = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let url = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let data = try Data(contentsOf: url)
         try data.prefix(data.count / 2).write(to: url)
         let backend = SQLiteStoreBackend(url: url, options: [:])
@@ -54,7 +53,6 @@ import Testing
 
     @Test("a store locked by another connection times out on open, untouched")
     func lockedOnOpen() throws {
-        defer { folder.remove() }
         let url = folder.file("Locked.sqlite")
         try openBackend(url, model, options: [NSSQLitePragmasOption: ["journal_mode": "DELETE"]]).close()
         let other = try RawDatabase(url, readOnly: false)
@@ -68,7 +66,6 @@ import Testing
 
     @Test("a save while another connection holds the write lock fails and writes nothing")
     func lockedOnSave() throws {
-        defer { folder.remove() }
         let url = folder.file("Busy.sqlite")
         let backend = try openBackend(url, model, options: [NSPersistentStoreTimeoutOption: 0.1])
         let author = model.entitiesByName["Author"]!
@@ -87,7 +84,6 @@ import Testing
 
     @Test("a missing folder is created; a folder that cannot be created or written is an error")
     func folders() throws {
-        defer { folder.remove() }
         let nested = folder.url.appendingPathComponent("a/b/Store.sqlite")
         try openBackend(nested, model).close()
         #expect(FileManager.default.fileExists(atPath: nested.path))
@@ -108,15 +104,13 @@ import Testing
 
     @Test("a store written with another model is refused as incompatible, untouched")
     func wrongModel() throws {
-        defer { folder.remove() }
-        let url = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let url = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let error = try expectOpenFailure(url)
         #expect(error?.code == NSPersistentStoreIncompatibleVersionHashError)
     }
 
     @Test("a store whose tables do not fit its recorded model is refused, untouched")
     func tamperedSchema() throws {
-        defer { folder.remove() }
         let url = folder.file("Tampered.sqlite")
         try openBackend(url, model).close()
         try RawDatabase(url, readOnly: false).execute("DROP TABLE ZAUTHOR")
@@ -126,7 +120,6 @@ import Testing
 
     @Test("an empty file becomes a new store; a failed creation leaves it empty")
     func emptyFile() throws {
-        defer { folder.remove() }
         let url = folder.file("Empty.sqlite")
         try Data().write(to: url)
         let other = try RawDatabase(url, readOnly: false)
@@ -140,7 +133,6 @@ import Testing
 
     @Test("a store written with another model fails with NSPersistentStoreIncompatibleVersionHashError and is left as it was")
     func versionHashes() throws {
-        defer { folder.remove() }
         let url = folder.file("Hashes.sqlite")
         try openBackend(url, model).close()
         let before = try Data(contentsOf: url)

@@ -1,15 +1,15 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// The SQLite store through the coordinator, and the file helpers it uses.
 @Suite struct SQLiteStoreFilesTests {
-    let folder: TemporaryFolder
-    init() throws { folder = try TemporaryFolder() }
+    let folder: TemporaryDirectory
+    init() throws { folder = try TemporaryDirectory() }
 
     @Test("addPersistentStore(type: .sqlite) creates the store; metadata reads back without adding it")
     func throughCoordinator() throws {
-        defer { folder.remove() }
         let model = Models.library()
         let url = folder.file("Store.sqlite")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
@@ -28,8 +28,7 @@ import Testing
 
     @Test("metadata of a fixture store: UUID from Z_UUID, hashes and identifiers from the plist")
     func fixtureMetadata() throws {
-        defer { folder.remove() }
-        let url = try Fixtures.copy("objcio_core-data__Moody.moody.sqlite", to: folder)
+        let url = try Fixtures.copyStore("objcio_core-data__Moody.moody.sqlite", to: folder)
         let metadata = try SQLiteStoreBackend.readMetadata(at: url)
         let uuid = try RawDatabase(url).scalar("SELECT Z_UUID FROM Z_METADATA") as? String
         #expect(metadata[NSStoreUUIDKey] as? String == uuid)
@@ -43,7 +42,6 @@ import Testing
 
     @Test("copyStore copies content still in the source's WAL")
     func copyWithWAL() throws {
-        defer { folder.remove() }
         let model = Models.library()
         let source = folder.file("Source.sqlite")
         let backend = try openBackend(source, model)
@@ -64,7 +62,6 @@ import Testing
 
     @Test("destroyFiles removes the database, -wal and -shm, even while the store is open")
     func destroy() throws {
-        defer { folder.remove() }
         let model = Models.library()
         let url = folder.file("Doomed.sqlite")
         let backend = try openBackend(url, model)
@@ -83,9 +80,8 @@ import Testing
 
     @Test("replacePersistentStore and destroyPersistentStore through the coordinator")
     func replaceAndDestroy() throws {
-        defer { folder.remove() }
         let model = try Models.sampleModelV1()
-        let source = try Fixtures.copy("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let source = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let destination = folder.file("Replaced.sqlite")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.replacePersistentStore(at: destination, withPersistentStoreFrom: source, type: .sqlite)

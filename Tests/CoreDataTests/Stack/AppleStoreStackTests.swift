@@ -1,13 +1,19 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 /// Stores written by Apple's Core Data, read through the whole stack: coordinator,
 /// context, faults, sub-entity instances, relationships.
 @Suite struct AppleStoreStackTests {
+    /// The test's copy of the store lives here until the test ends.
+    let folder: TemporaryDirectory
+
+    init() throws { folder = try TemporaryDirectory() }
+
     func open(_ store: String, bundle: String, version: String) throws -> (NSManagedObjectContext, NSPersistentStoreCoordinator) {
-        let url = try Fixtures.copy(store, to: TemporaryFolder())
-        let model = try ModelBundle.open(ModelFixtures.model(bundle)).model(forVersion: version)
+        let url = try Fixtures.copyStore(store, to: folder)
+        let model = try ModelBundle.open(Fixtures.model(bundle)).model(forVersion: version)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)

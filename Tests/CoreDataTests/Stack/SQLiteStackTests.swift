@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// The whole stack over a real SQLite file.
 @Suite struct SQLiteStackTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import CoreData
+import CoreDataTestSupport
 
 /// People in teams, with pets (one-to-many) and clubs (many-to-many): the model the
 /// differential predicate test and the query tests run over. `serial` is a unique number

@@ -1,10 +1,10 @@
 import Foundation
-@testable import CoreData
+import CoreData
 
 /// A shopping list, items and tags: to-one, to-many with inverse, many-to-many,
 /// required and optional attributes of most types.
-enum TestModel {
-    static func make() -> NSManagedObjectModel {
+public enum TestModel {
+    public static func make() -> NSManagedObjectModel {
         func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true, defaultValue: Any? = nil, transient: Bool = false) -> NSAttributeDescription {
             let attribute = NSAttributeDescription()
             attribute.name = name
@@ -61,48 +61,17 @@ enum TestModel {
     }
 }
 
-final class ShoppingList: NSManagedObject {
-    @Managed var title: String?
-    @Managed var items: Set<ShoppingItem>
+public final class ShoppingList: NSManagedObject {
+    @Managed public var title: String?
+    @Managed public var items: Set<ShoppingItem>
 }
 
-final class ShoppingItem: NSManagedObject {
-    @Managed var name: String?
-    @Managed var quantity: Int64
-    @Managed var price: Double
-    @Managed var purchased: Bool
-    @Managed var list: ShoppingList?
-    var willSaveCalls = 0
-    override func willSave() { willSaveCalls += 1 }
-}
-
-/// A fresh stack: in memory by default, or SQLite in a temporary folder.
-struct TestStack {
-    let model: NSManagedObjectModel
-    let coordinator: NSPersistentStoreCoordinator
-    let context: NSManagedObjectContext
-    let directory: URL
-
-    init(storeType: String = NSInMemoryStoreType, model: NSManagedObjectModel = TestModel.make()) throws {
-        self.model = model
-        coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try coordinator.addPersistentStore(ofType: storeType, configurationName: nil,
-                                           at: directory.appendingPathComponent("Test.sqlite"), options: nil)
-        context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-    }
-
-    func newContext() -> NSManagedObjectContext {
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
-    }
-
-    func insertItem(_ name: String, in context: NSManagedObjectContext? = nil) -> NSManagedObject {
-        let item = NSEntityDescription.insertNewObject(forEntityName: "ShoppingItem", into: context ?? self.context)
-        item.setValue(name, forKey: "name")
-        return item
-    }
+public final class ShoppingItem: NSManagedObject {
+    @Managed public var name: String?
+    @Managed public var quantity: Int64
+    @Managed public var price: Double
+    @Managed public var purchased: Bool
+    @Managed public var list: ShoppingList?
+    public var willSaveCalls = 0
+    public override func willSave() { willSaveCalls += 1 }
 }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import CoreData
+import CoreData
 
 /// Every kind of relationship, for graph tests:
 /// - Folder.parent ↔ Folder.children: reflexive one-to-many, ordered, Cascade (children)
@@ -8,8 +8,8 @@ import Foundation
 /// - Tag.broader ↔ Tag.narrower: reflexive many-to-many
 /// - Note.attachment ↔ Attachment.note: one-to-one, Cascade from the note; Attachment is
 ///   abstract with sub-entities ImageAttachment and FileAttachment
-enum GraphModel {
-    static func make() -> NSManagedObjectModel {
+public enum GraphModel {
+    public static func make() -> NSManagedObjectModel {
         func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true) -> NSAttributeDescription {
             let attribute = NSAttributeDescription()
             attribute.name = name
@@ -71,51 +71,42 @@ enum GraphModel {
     }
 }
 
-final class Folder: NSManagedObject {
-    @Managed var name: String?
-    @Managed var parent: Folder?
-    @Managed var children: NSOrderedSet
-    @Managed var notes: Set<Note>
+public final class Folder: NSManagedObject {
+    @Managed public var name: String?
+    @Managed public var parent: Folder?
+    @Managed public var children: NSOrderedSet
+    @Managed public var notes: Set<Note>
 }
 
-final class Note: NSManagedObject {
-    @Managed var title: String?
-    @Managed var folder: Folder?
-    @Managed var tags: [GraphTag]
-    @Managed var attachment: NSManagedObject?
-    var preparedForDeletion = 0
-    override func prepareForDeletion() { preparedForDeletion += 1 }
+public final class Note: NSManagedObject {
+    @Managed public var title: String?
+    @Managed public var folder: Folder?
+    @Managed public var tags: [GraphTag]
+    @Managed public var attachment: NSManagedObject?
+    public var preparedForDeletion = 0
+    public override func prepareForDeletion() { preparedForDeletion += 1 }
 }
 
 /// Generated-accessor style, written with the live proxies (Linux has no code generation).
 extension Note {
-    func addToTags(_ value: GraphTag) { mutableOrderedSetValue(forKey: "tags").add(value) }
-    func removeFromTags(_ value: GraphTag) { mutableOrderedSetValue(forKey: "tags").remove(value) }
-    func insertIntoTags(_ value: GraphTag, at index: Int) { mutableOrderedSetValue(forKey: "tags").insert(value, at: index) }
+    public func addToTags(_ value: GraphTag) { mutableOrderedSetValue(forKey: "tags").add(value) }
+    public func removeFromTags(_ value: GraphTag) { mutableOrderedSetValue(forKey: "tags").remove(value) }
+    public func insertIntoTags(_ value: GraphTag, at index: Int) { mutableOrderedSetValue(forKey: "tags").insert(value, at: index) }
 }
 
-final class GraphTag: NSManagedObject {
-    @Managed var name: String?
-    @Managed var notes: NSSet
+public final class GraphTag: NSManagedObject {
+    @Managed public var name: String?
+    @Managed public var notes: NSSet
 }
 
 extension GraphTag {
-    func addToNotes(_ value: Note) { mutableSetValue(forKey: "notes").add(value) }
-    func removeFromNotes(_ value: Note) { mutableSetValue(forKey: "notes").remove(value) }
+    public func addToNotes(_ value: Note) { mutableSetValue(forKey: "notes").add(value) }
+    public func removeFromNotes(_ value: Note) { mutableSetValue(forKey: "notes").remove(value) }
 }
-
-/// Both store types, for `@Test(arguments:)`.
-let bothStoreTypes = [NSInMemoryStoreType, NSSQLiteStoreType]
 
 extension TestStack {
     /// A stack over ``GraphModel``.
-    static func graph(_ storeType: String) throws -> TestStack {
+    public static func graph(_ storeType: String) throws -> TestStack {
         try TestStack(storeType: storeType, model: GraphModel.make())
-    }
-
-    func insert(_ entityName: String, _ values: [String: Any] = [:], in context: NSManagedObjectContext? = nil) -> NSManagedObject {
-        let object = NSEntityDescription.insertNewObject(forEntityName: entityName, into: context ?? self.context)
-        object.setValuesForKeys(values)
-        return object
     }
 }
