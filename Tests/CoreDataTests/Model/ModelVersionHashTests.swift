@@ -59,9 +59,54 @@ struct ModelVersionHashTests {
         #expect(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
     }
 
-    @Test("every fixture store directory entry is covered by the store oracle test")
+    /// The store whose model was built in code: no model file describes it, so it is
+    /// covered by ``codeBuiltModelStore()`` instead of the hash oracle.
+    static let codeBuiltStore = "alemar11_CoreDataPlus__SampleModel2_V2.sqlite"
+
+    @Test("every fixture store directory entry is covered by the store oracle test or the code-built-model store test")
     func allStoresCovered() throws {
-        #expect(try Fixtures.storeNames() == Set(Self.stores.map(\.store)))
+        #expect(try Fixtures.storeNames() == Set(Self.stores.map(\.store) + [Self.codeBuiltStore]))
+    }
+
+    @Test("no test opens a fixture store in place: nothing beside the stores but the stores")
+    func fixtureStoresUntouched() throws {
+        #expect(try Fixtures.storeCompanions() == [])
+    }
+
+    @Test("a store whose model was built in code: its metadata read through the coordinator, its persistent history counted")
+    func codeBuiltModelStore() throws {
+        let folder = try TemporaryDirectory()
+        let url = try Fixtures.copyStore(Self.codeBuiltStore, to: folder)
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
+        #expect(metadata[NSStoreTypeKey] as? String == NSSQLiteStoreType)
+        let raw = try RawDatabase(url)
+        let uuid = try #require(try raw.scalar("SELECT Z_UUID FROM Z_METADATA") as? String)
+        #expect(metadata[NSStoreUUIDKey] as? String == uuid)
+        let hashes = try #require(metadata[NSStoreModelVersionHashesKey] as? [String: Data])
+        #expect(hashes == (try Fixtures.storeVersionHashes(Self.codeBuiltStore)))
+        #expect(Set(hashes.keys) == ["Author", "Book", "Feedback", "GraphicNovel", "Page", "Writer"])
+        #expect(hashes.values.allSatisfy { $0.count == 32 })
+
+        // Persistent history (Z_ENT 16001 ACHANGE, 16002 ATRANSACTION, 16003
+        // ATRANSACTIONSTRING), read through our SQLite connection: one transaction that
+        // inserted every row of the store.
+        let connection = try SQLiteConnection(path: url.path, readOnly: true, create: false)
+        func integer(_ sql: String) throws -> Int? { try connection.scalarString(sql).flatMap { Int($0) } }
+        #expect(try integer("SELECT COUNT(*) FROM ATRANSACTION") == 1)
+        #expect(try integer("SELECT COUNT(*) FROM ACHANGE") == 126)
+        #expect(try integer("SELECT COUNT(*) FROM ATRANSACTIONSTRING") == 2)
+        #expect(try integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16001 AND Z_NAME = 'CHANGE'") == 126)
+        #expect(try integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16002 AND Z_NAME = 'TRANSACTION'") == 1)
+        #expect(try integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16003 AND Z_NAME = 'TRANSACTIONSTRING'") == 2)
+        #expect(try integer("SELECT COUNT(*) FROM ACHANGE WHERE ZCHANGETYPE != 0 OR ZTRANSACTIONID != 1") == 0)
+        let rows = "(SELECT Z_ENT, Z_PK FROM ZBOOK UNION ALL SELECT Z_ENT, Z_PK FROM ZPAGE"
+            + " UNION ALL SELECT Z_ENT, Z_PK FROM ZWRITER UNION ALL SELECT Z_ENT, Z_PK FROM ZFEEDBACK)"
+        #expect(try integer("SELECT COUNT(*) FROM \(rows)") == 126)
+        #expect(try integer("SELECT COUNT(DISTINCT ZENTITY || '/' || ZENTITYPK) FROM ACHANGE") == 126)
+        #expect(try integer("""
+            SELECT COUNT(*) FROM ACHANGE c
+            WHERE NOT EXISTS (SELECT 1 FROM \(rows) r WHERE r.Z_ENT = c.ZENTITY AND r.Z_PK = c.ZENTITYPK)
+            """) == 0)
     }
 
     @Test("a store written with another version is not compatible")
