@@ -7,8 +7,6 @@ import CoreDataTestSupport
 /// grouping, HAVING and DISTINCT, batches, key-only fetches, sub-entities, affected
 /// stores, asynchronous fetches and templates; the same on both store types.
 @Suite struct FetchRequestFeatureTests {
-    static let storeTypes = [NSSQLiteStoreType, NSInMemoryStoreType]
-
     /// Two lists: Groceries (Milk 2, Eggs 12, Bread 1) and Hardware (Nails 100, Glue 1),
     /// and an item without a list (Stray 5).
     static func shopping(_ storeType: String) throws -> TestStack {
@@ -39,7 +37,7 @@ import CoreDataTestSupport
         return description
     }
 
-    @Test("dictionary results hold the requested attributes, key paths and to-one IDs", arguments: storeTypes)
+    @Test("dictionary results hold the requested attributes, key paths and to-one IDs", arguments: bothStoreTypes)
     func dictionaries(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -57,7 +55,7 @@ import CoreDataTestSupport
     }
 
     @Test("dictionaries of plain attributes: filtered, sorted, paged; objects the context holds read from memory",
-          arguments: storeTypes)
+          arguments: bothStoreTypes)
     func attributeDictionaries(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -99,7 +97,7 @@ import CoreDataTestSupport
         #expect(try context.fetch(request).map { $0["name"] as? String } == ["Milk", "Nails", "Stray"])
     }
 
-    @Test("aggregates grouped by a to-one, filtered by HAVING, sorted by the group key", arguments: storeTypes)
+    @Test("aggregates grouped by a to-one, filtered by HAVING, sorted by the group key", arguments: bothStoreTypes)
     func grouping(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -122,7 +120,7 @@ import CoreDataTestSupport
         #expect(rows[1]["mean"] as? Double == 2.5)
     }
 
-    @Test("aggregates without GROUP BY give one row; a stray property is an error", arguments: storeTypes)
+    @Test("aggregates without GROUP BY give one row; a stray property is an error", arguments: bothStoreTypes)
     func wholeTable(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -140,7 +138,7 @@ import CoreDataTestSupport
         #expect(misuse.localizedDescription.contains("NSDictionaryResultType"))
     }
 
-    @Test("returnsDistinctResults removes duplicate rows", arguments: storeTypes)
+    @Test("returnsDistinctResults removes duplicate rows", arguments: bothStoreTypes)
     func distinct(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -187,7 +185,7 @@ import CoreDataTestSupport
         #expect(log.statements.count == 4)
     }
 
-    @Test("includesPropertyValues = false and ID results read only keys", arguments: storeTypes)
+    @Test("includesPropertyValues = false and ID results read only keys", arguments: bothStoreTypes)
     func keysOnly(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -205,7 +203,7 @@ import CoreDataTestSupport
         #expect(Set(try context.fetch(ids)) == Set(items.map(\.objectID)))
     }
 
-    @Test("includesSubentities decides whether sub-entities' objects are fetched", arguments: storeTypes)
+    @Test("includesSubentities decides whether sub-entities' objects are fetched", arguments: bothStoreTypes)
     func subentities(_ storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: Models.library())
         for name in ["Message", "TextMessage", "TextMessage", "SystemMessage"] {
@@ -237,7 +235,7 @@ import CoreDataTestSupport
         #expect(try context.count(for: request) == 0)
     }
 
-    @Test("an asynchronous fetch completes on the context's queue, and can be cancelled", arguments: storeTypes)
+    @Test("an asynchronous fetch completes on the context's queue, and can be cancelled", arguments: bothStoreTypes)
     func asynchronous(_ storeType: String) async throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -267,7 +265,7 @@ import CoreDataTestSupport
         #expect(error?.code == NSUserCancelledError)
     }
 
-    @Test("a fetch request template from a model file fetches with its variables substituted", arguments: storeTypes)
+    @Test("a fetch request template from a model file fetches with its variables substituted", arguments: bothStoreTypes)
     func template(_ storeType: String) throws {
         let temporary = try TemporaryDirectory()
         let folder = temporary.file("T.xcdatamodel")
@@ -300,7 +298,7 @@ import CoreDataTestSupport
 /// `NSSortDescriptor(keyPath:ascending:)` on `@Managed` properties (issue 5, item 5).
 @Suite struct KeyPathSortDescriptorTests {
     @Test("a Swift key path to a @Managed property sorts by its key, in SQL and in memory",
-          arguments: FetchRequestFeatureTests.storeTypes)
+          arguments: bothStoreTypes)
     func keyPaths(_ storeType: String) throws {
         let stack = try FetchRequestFeatureTests.shopping(storeType)
         let context = stack.newContext()

@@ -115,10 +115,3 @@ enum DifferentialModel {
         UUID(uuidString: "F0000000-0000-0000-0000-000000000002")!,
     ]
 }
-
-extension SplitMix64 {
-    /// A number in `0..<bound`.
-    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[next(items.count)] }
-}

@@ -1,5 +1,6 @@
 import Foundation
 @testable import CoreData
+import CoreDataTestSupport
 
 /// Random predicates over ``DifferentialModel``: every operator with and without `[c]`,
 /// `[d]`, `[cd]`, NULLs, non-ASCII text, numbers of both kinds, dates, UUIDs, to-one and
