@@ -2,12 +2,12 @@ import CoreData
 import CoreDataTestSupport
 import Testing
 
-// The Swift snippets of Apple's "Setting up a Core Data stack" documents
-// (../shared/seeds/), with only `import CoreData` and the model's location adapted: they
+// The Swift snippets of Apple's "Setting up a Core Data stack" documents (the project's
+// seed documents), with only `import CoreData` and the model's location adapted: they
 // compile against this module and run against a real SQLite file.
 
 /// The seeds' singleton, minus `ObservableObject` (Combine is not on Linux) and with the
-/// model found in the test fixtures instead of the app bundle.
+/// demo's model from the repository instead of the app bundle.
 final class SeedCoreDataStack: @unchecked Sendable {
     let storeDirectory: URL
 
