@@ -1,5 +1,6 @@
 import CCoreDataAPI
 import CoreDataC
+import CoreDataTestSupport
 import Foundation
 import Testing
 
@@ -7,9 +8,7 @@ import Testing
 /// and a message instead of trapping. The full ABI coverage is the C harness
 /// (Tests/CAPIHarness, run by .ci/capi.sh under AddressSanitizer).
 @Suite struct CAPITests {
-    static let modelPath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/coredata-demo/DataModel.xcdatamodeld").path
+    static let modelPath = Repository.demoModel.path
 
     @Test("NULL handles return CD_MISUSE with a message")
     func nullHandles() {
