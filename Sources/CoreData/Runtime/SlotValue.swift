@@ -10,11 +10,17 @@ struct SlotValue {
     let pointer: UnsafePointer<cdr_value>?
 
     var type: SlotType {
-        guard let pointer else { return .null }
-        return SlotType(rawValue: pointer.pointee.type) ?? .null
+        @inline(__always) get {
+            guard let pointer else { return .null }
+            let tag = pointer.pointee.type
+            // Every tag the runtime writes is a SlotType; anything else reads as NULL.
+            return tag <= SlotType.key.rawValue ? unsafeBitCast(tag, to: SlotType.self) : .null
+        }
     }
 
-    var isNull: Bool { type == .null }
+    var isNull: Bool {
+        @inline(__always) get { pointer.map { $0.pointee.type == SlotType.null.rawValue } ?? true }
+    }
 
     /// `int64` and `bool` slots.
     var int64: Int64 { pointer!.pointee.u.i }
