@@ -67,6 +67,11 @@ echo "== C harness (every function) under AddressSanitizer + LeakSanitizer"
 for function in $(sed -n 's/^CD_API [^(]*[ *]\(cd_[a-z0-9_]*\)(.*/\1/p' include/coredata.h); do
     grep -q "\\b$function(" Tests/CAPIHarness/harness.c || { echo "FAIL: the harness never calls $function"; exit 1; }
 done
+# Its status table (each status has a text of its own; every status returned is listed)
+# must hold every value of the cd_status enum.
+for status in $(sed -n '/^typedef enum cd_status {/,/} cd_status;/s/^ *\(CD_[A-Z0-9_]*\) = .*/\1/p' include/coredata.h); do
+    grep -q "\\b$status\\b," Tests/CAPIHarness/harness.c || { echo "FAIL: the harness's status table lacks $status"; exit 1; }
+done
 gcc -std=c99 $cflags -g -fsanitize=address -fno-omit-frame-pointer \
     $(pkg-config --cflags coredata) Tests/CAPIHarness/harness.c -o "$work/harness" -pthread \
     $(pkg-config --libs coredata)

@@ -70,9 +70,11 @@ extern "C" {
 
 /**
  * Status codes. 0 is success; 1-255 are the API's own codes; 256 and above are the codes
- * of `NSError`s in `NSCocoaErrorDomain`: Foundation's file codes (256-640) and Core Data's
- * codes (1550-134200), the same numbers the Swift API throws. Codes not listed here can
- * occur; cd_status_string() describes every code.
+ * of `NSError`s in `NSCocoaErrorDomain`: Foundation's file codes (256-642), key-value
+ * coding and formatting (1024, 2048, 3072) and Core Data's codes (1550-134200), the same
+ * numbers the Swift API throws. Every status a call returns is listed here: an
+ * `NSCocoaErrorDomain` error whose code is not listed returns #CD_ERROR, with the code in
+ * the message. cd_status_string() has a text of its own for each.
  */
 typedef enum cd_status {
     CD_OK = 0,              /**< Success. */
@@ -80,29 +82,75 @@ typedef enum cd_status {
     CD_MISUSE = 2,          /**< The API was used wrongly: NULL handle, wrong thread, released context. */
     CD_NOMEM = 3,           /**< Out of memory. */
     CD_NOTFOUND = 4,        /**< No such entity, key, object, file or index. */
-    CD_TYPE = 5,            /**< The value's type does not fit the attribute or result. */
-    CD_RANGE = 6,           /**< The value or index is out of range. */
+    CD_TYPE = 5,            /**< The value's type does not fit the attribute or result, or text is not valid UTF-8. */
+    CD_RANGE = 6,           /**< The value, length or index is out of range. */
     CD_NULL = 7,            /**< The value is null (nil); nothing was written to the output. */
     CD_UNSUPPORTED = 8,     /**< Not available here, or not enabled (undo). */
+    CD_FILE_READ_UNKNOWN = 256,              /**< NSFileReadUnknownError. */
+    CD_FILE_READ_NO_PERMISSION = 257,        /**< NSFileReadNoPermissionError. */
+    CD_FILE_READ_INVALID_FILE_NAME = 258,    /**< NSFileReadInvalidFileNameError. */
+    CD_FILE_READ_CORRUPT_FILE = 259,         /**< NSFileReadCorruptFileError: the model or store file does not parse. */
     CD_FILE_READ_NO_SUCH_FILE = 260,         /**< NSFileReadNoSuchFileError: no model file at the path. */
-    CD_FILE_READ_CORRUPT_FILE = 259,         /**< NSFileReadCorruptFileError: the model file does not parse. */
+    CD_FILE_READ_INAPPLICABLE_STRING_ENCODING = 261, /**< NSFileReadInapplicableStringEncodingError. */
+    CD_FILE_READ_UNSUPPORTED_SCHEME = 262,   /**< NSFileReadUnsupportedSchemeError. */
+    CD_FILE_READ_TOO_LARGE = 263,            /**< NSFileReadTooLargeError. */
+    CD_FILE_READ_UNKNOWN_STRING_ENCODING = 264, /**< NSFileReadUnknownStringEncodingError. */
+    CD_FILE_WRITE_UNKNOWN = 512,             /**< NSFileWriteUnknownError. */
+    CD_FILE_WRITE_NO_PERMISSION = 513,       /**< NSFileWriteNoPermissionError. */
+    CD_FILE_WRITE_INVALID_FILE_NAME = 514,   /**< NSFileWriteInvalidFileNameError. */
+    CD_FILE_WRITE_FILE_EXISTS = 516,         /**< NSFileWriteFileExistsError. */
+    CD_FILE_WRITE_INAPPLICABLE_STRING_ENCODING = 517, /**< NSFileWriteInapplicableStringEncodingError. */
+    CD_FILE_WRITE_UNSUPPORTED_SCHEME = 518,  /**< NSFileWriteUnsupportedSchemeError. */
+    CD_FILE_WRITE_OUT_OF_SPACE = 640,        /**< NSFileWriteOutOfSpaceError. */
+    CD_FILE_WRITE_VOLUME_READ_ONLY = 642,    /**< NSFileWriteVolumeReadOnlyError. */
+    CD_KEY_VALUE_VALIDATION = 1024,          /**< NSKeyValueValidationError: a predicate names a key the objects lack. */
     CD_VALIDATION = 1550,                    /**< NSManagedObjectValidationError. */
+    CD_CONSTRAINT_VALIDATION = 1551,         /**< NSManagedObjectConstraintValidationError. */
     CD_VALIDATION_MULTIPLE_ERRORS = 1560,    /**< NSValidationMultipleErrorsError. */
     CD_VALIDATION_MISSING_MANDATORY_PROPERTY = 1570, /**< NSValidationMissingMandatoryPropertyError. */
+    CD_VALIDATION_RELATIONSHIP_LACKS_MINIMUM_COUNT = 1580, /**< NSValidationRelationshipLacksMinimumCountError. */
+    CD_VALIDATION_RELATIONSHIP_EXCEEDS_MAXIMUM_COUNT = 1590, /**< NSValidationRelationshipExceedsMaximumCountError. */
     CD_VALIDATION_RELATIONSHIP_DENIED_DELETE = 1600, /**< NSValidationRelationshipDeniedDeleteError. */
-    CD_FORMATTING = 2048,                    /**< NSFormattingError: a malformed predicate format. */
+    CD_VALIDATION_NUMBER_TOO_LARGE = 1610,   /**< NSValidationNumberTooLargeError. */
+    CD_VALIDATION_NUMBER_TOO_SMALL = 1620,   /**< NSValidationNumberTooSmallError. */
+    CD_VALIDATION_DATE_TOO_LATE = 1630,      /**< NSValidationDateTooLateError. */
+    CD_VALIDATION_DATE_TOO_SOON = 1640,      /**< NSValidationDateTooSoonError. */
+    CD_VALIDATION_INVALID_DATE = 1650,       /**< NSValidationInvalidDateError. */
+    CD_VALIDATION_STRING_TOO_LONG = 1660,    /**< NSValidationStringTooLongError. */
+    CD_VALIDATION_STRING_TOO_SHORT = 1670,   /**< NSValidationStringTooShortError. */
+    CD_VALIDATION_STRING_PATTERN_MATCHING = 1680, /**< NSValidationStringPatternMatchingError. */
+    CD_VALIDATION_INVALID_URI = 1690,        /**< NSValidationInvalidURIError. */
+    CD_FORMATTING = 2048,                    /**< NSFormattingError: a malformed predicate format, or one that cannot be evaluated. */
+    CD_USER_CANCELLED = 3072,                /**< NSUserCancelledError. */
+    CD_CONTEXT_LOCKING = 132000,             /**< NSManagedObjectContextLockingError. */
+    CD_COORDINATOR_LOCKING = 132010,         /**< NSPersistentStoreCoordinatorLockingError. */
     CD_REFERENTIAL_INTEGRITY = 133000,       /**< NSManagedObjectReferentialIntegrityError: the object is gone. */
     CD_EXTERNAL_RELATIONSHIP = 133010,       /**< NSManagedObjectExternalRelationshipError. */
     CD_MERGE = 133020,                       /**< NSManagedObjectMergeError. */
     CD_CONSTRAINT_MERGE = 133021,            /**< NSManagedObjectConstraintMergeError. */
     CD_STORE_INVALID_TYPE = 134000,          /**< NSPersistentStoreInvalidTypeError. */
+    CD_STORE_TYPE_MISMATCH = 134010,         /**< NSPersistentStoreTypeMismatchError. */
+    CD_STORE_INCOMPATIBLE_SCHEMA = 134020,   /**< NSPersistentStoreIncompatibleSchemaError. */
     CD_STORE_SAVE = 134030,                  /**< NSPersistentStoreSaveError. */
+    CD_STORE_INCOMPLETE_SAVE = 134040,       /**< NSPersistentStoreIncompleteSaveError. */
+    CD_STORE_SAVE_CONFLICTS = 134050,        /**< NSPersistentStoreSaveConflictsError. */
     CD_CORE_DATA = 134060,                   /**< NSCoreDataError. */
     CD_STORE_OPERATION = 134070,             /**< NSPersistentStoreOperationError. */
     CD_STORE_OPEN = 134080,                  /**< NSPersistentStoreOpenError. */
+    CD_STORE_TIMEOUT = 134090,               /**< NSPersistentStoreTimeoutError: the store is locked by another connection. */
+    CD_STORE_UNSUPPORTED_REQUEST_TYPE = 134091, /**< NSPersistentStoreUnsupportedRequestTypeError. */
     CD_STORE_INCOMPATIBLE_VERSION_HASH = 134100, /**< NSPersistentStoreIncompatibleVersionHashError. */
     CD_MIGRATION = 134110,                   /**< NSMigrationError. */
-    CD_SQLITE = 134180                       /**< NSSQLiteError. */
+    CD_MIGRATION_CONSTRAINT_VIOLATION = 134111, /**< NSMigrationConstraintViolationError. */
+    CD_MIGRATION_CANCELLED = 134120,         /**< NSMigrationCancelledError. */
+    CD_MIGRATION_MISSING_SOURCE_MODEL = 134130, /**< NSMigrationMissingSourceModelError. */
+    CD_MIGRATION_MISSING_MAPPING_MODEL = 134140, /**< NSMigrationMissingMappingModelError. */
+    CD_MIGRATION_MANAGER_SOURCE_STORE = 134150, /**< NSMigrationManagerSourceStoreError. */
+    CD_MIGRATION_MANAGER_DESTINATION_STORE = 134160, /**< NSMigrationManagerDestinationStoreError. */
+    CD_ENTITY_MIGRATION_POLICY = 134170,     /**< NSEntityMigrationPolicyError. */
+    CD_SQLITE = 134180,                      /**< NSSQLiteError. */
+    CD_INFERRED_MAPPING_MODEL = 134190,      /**< NSInferredMappingModelError. */
+    CD_EXTERNAL_RECORD_IMPORT = 134200       /**< NSExternalRecordImportError. */
 } cd_status;
 
 /** @} */
@@ -212,7 +260,9 @@ CD_API const char *cd_libversion(void);
 CD_API const char *cd_status_string(int status);
 
 /**
- * The message of the last failure on the calling thread.
+ * The message of the last failure on the calling thread. Reading it (and
+ * cd_last_error_code(), cd_last_error_copy(), cd_status_string(), the cd_error_
+ * accessors) leaves it as it is.
  * @return borrowed text, valid until the next cd_ call on this thread; "" after a
  *         success; never NULL
  */
@@ -225,10 +275,11 @@ CD_API const char *cd_last_error_message(void);
 CD_API int cd_last_error_code(void);
 
 /**
- * Copies the details of the last failure on the calling thread.
+ * Copies the details of the last failure on the calling thread, leaving them in place.
  * @param[out] out receives a new error handle (+1), to release with cd_error_release()
  * @return #CD_OK (also when the last call succeeded: the copy then has code #CD_OK), or
- *         #CD_MISUSE if @p out is NULL
+ *         #CD_MISUSE if @p out is NULL, which then becomes the last failure, with a
+ *         message
  */
 CD_API int cd_last_error_copy(cd_error **out);
 
@@ -522,8 +573,9 @@ CD_API int cd_context_redo(cd_context *ctx);
  * @param[out] out receives the results (+1), to release with cd_fetch_result_release()
  * @param ctx a context; not NULL
  * @param request a fetch request; not NULL
- * @return #CD_OK; #CD_NOTFOUND for an unknown entity or sort key; #CD_CORE_DATA or
- *         #CD_FORMATTING when the predicate cannot be evaluated; #CD_MISUSE
+ * @return #CD_OK; #CD_NOTFOUND for an unknown entity or sort key;
+ *         #CD_KEY_VALUE_VALIDATION for a predicate key the entity lacks; #CD_CORE_DATA or
+ *         #CD_FORMATTING when the predicate cannot be evaluated otherwise; #CD_MISUSE
  */
 CD_API int cd_context_fetch(cd_fetch_result **out, cd_context *ctx,
                             const cd_fetch_request *request);

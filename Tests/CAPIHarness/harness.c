@@ -27,8 +27,62 @@ static int passed, failed;
                     __LINE__, #cond, cd_last_error_code(), cd_last_error_message());  \
         }                                                                             \
     } while (0)
-#define IS(call, status) CHECK((call) == (status))
+/* Every status a call returns must be a cd_status: IS also fails on one the enum lacks. */
+#define IS(call, status)                                                              \
+    do {                                                                              \
+        int got_ = (call);                                                            \
+        if (!is_listed_status(got_))                                                  \
+            fprintf(stderr, "%s:%d: %s returned %d, not a cd_status\n", __FILE__,      \
+                    __LINE__, #call, got_);                                           \
+        CHECK(got_ == (status) && is_listed_status(got_));                            \
+    } while (0)
 #define OK(call) IS(call, CD_OK)
+/* A call that must fail, with a status of the enum. */
+#define FAILS(call)                                                                   \
+    do {                                                                              \
+        int got_ = (call);                                                            \
+        CHECK(got_ != CD_OK && is_listed_status(got_));                               \
+    } while (0)
+
+/* Every value of the cd_status enum (.ci/capi.sh checks that none is missing here). */
+static const int statuses[] = {
+    CD_OK, CD_ERROR, CD_MISUSE, CD_NOMEM, CD_NOTFOUND, CD_TYPE, CD_RANGE, CD_NULL,
+    CD_UNSUPPORTED,
+    CD_FILE_READ_UNKNOWN, CD_FILE_READ_NO_PERMISSION, CD_FILE_READ_INVALID_FILE_NAME,
+    CD_FILE_READ_CORRUPT_FILE, CD_FILE_READ_NO_SUCH_FILE,
+    CD_FILE_READ_INAPPLICABLE_STRING_ENCODING, CD_FILE_READ_UNSUPPORTED_SCHEME,
+    CD_FILE_READ_TOO_LARGE, CD_FILE_READ_UNKNOWN_STRING_ENCODING, CD_FILE_WRITE_UNKNOWN,
+    CD_FILE_WRITE_NO_PERMISSION, CD_FILE_WRITE_INVALID_FILE_NAME, CD_FILE_WRITE_FILE_EXISTS,
+    CD_FILE_WRITE_INAPPLICABLE_STRING_ENCODING, CD_FILE_WRITE_UNSUPPORTED_SCHEME,
+    CD_FILE_WRITE_OUT_OF_SPACE, CD_FILE_WRITE_VOLUME_READ_ONLY,
+    CD_KEY_VALUE_VALIDATION,
+    CD_VALIDATION, CD_CONSTRAINT_VALIDATION, CD_VALIDATION_MULTIPLE_ERRORS,
+    CD_VALIDATION_MISSING_MANDATORY_PROPERTY, CD_VALIDATION_RELATIONSHIP_LACKS_MINIMUM_COUNT,
+    CD_VALIDATION_RELATIONSHIP_EXCEEDS_MAXIMUM_COUNT, CD_VALIDATION_RELATIONSHIP_DENIED_DELETE,
+    CD_VALIDATION_NUMBER_TOO_LARGE, CD_VALIDATION_NUMBER_TOO_SMALL, CD_VALIDATION_DATE_TOO_LATE,
+    CD_VALIDATION_DATE_TOO_SOON, CD_VALIDATION_INVALID_DATE, CD_VALIDATION_STRING_TOO_LONG,
+    CD_VALIDATION_STRING_TOO_SHORT, CD_VALIDATION_STRING_PATTERN_MATCHING,
+    CD_VALIDATION_INVALID_URI,
+    CD_FORMATTING, CD_USER_CANCELLED,
+    CD_CONTEXT_LOCKING, CD_COORDINATOR_LOCKING, CD_REFERENTIAL_INTEGRITY,
+    CD_EXTERNAL_RELATIONSHIP, CD_MERGE, CD_CONSTRAINT_MERGE,
+    CD_STORE_INVALID_TYPE, CD_STORE_TYPE_MISMATCH, CD_STORE_INCOMPATIBLE_SCHEMA, CD_STORE_SAVE,
+    CD_STORE_INCOMPLETE_SAVE, CD_STORE_SAVE_CONFLICTS, CD_CORE_DATA, CD_STORE_OPERATION,
+    CD_STORE_OPEN, CD_STORE_TIMEOUT, CD_STORE_UNSUPPORTED_REQUEST_TYPE,
+    CD_STORE_INCOMPATIBLE_VERSION_HASH,
+    CD_MIGRATION, CD_MIGRATION_CONSTRAINT_VIOLATION, CD_MIGRATION_CANCELLED,
+    CD_MIGRATION_MISSING_SOURCE_MODEL, CD_MIGRATION_MISSING_MAPPING_MODEL,
+    CD_MIGRATION_MANAGER_SOURCE_STORE, CD_MIGRATION_MANAGER_DESTINATION_STORE,
+    CD_ENTITY_MIGRATION_POLICY, CD_SQLITE, CD_INFERRED_MAPPING_MODEL, CD_EXTERNAL_RECORD_IMPORT,
+};
+#define STATUS_COUNT (sizeof statuses / sizeof statuses[0])
+
+static int is_listed_status(int status) {
+    size_t i;
+    for (i = 0; i < STATUS_COUNT; i++)
+        if (statuses[i] == status) return 1;
+    return 0;
+}
 
 static const char *model_path;
 static char store_path[4096];
@@ -46,26 +100,58 @@ static int text_is(cd_object *object, const char *key, const char *expected) {
     return same;
 }
 
+/* Every cd_status has a text of its own; codes outside the enum have none. */
+static void test_status_strings(void) {
+    size_t i, j;
+    for (i = 0; i < STATUS_COUNT; i++) {
+        const char *text = cd_status_string(statuses[i]);
+        int distinct = strcmp(text, "unknown status") != 0 && strlen(text) > 0;
+        for (j = 0; j < i; j++)
+            if (statuses[j] == statuses[i] || strcmp(cd_status_string(statuses[j]), text) == 0) distinct = 0;
+        if (!distinct) fprintf(stderr, "status %d: \"%s\" is not a text of its own\n", statuses[i], text);
+        CHECK(distinct);
+    }
+    CHECK(strcmp(cd_status_string(CD_KEY_VALUE_VALIDATION), "unknown status") != 0);
+    CHECK(strcmp(cd_status_string(255), "unknown status") == 0);
+    CHECK(strcmp(cd_status_string(515), "unknown status") == 0);
+    CHECK(strcmp(cd_status_string(1025), "unknown status") == 0);
+    CHECK(strcmp(cd_status_string(134201), "unknown status") == 0);
+}
+
 static void test_library_and_errors(void) {
     cd_error *error = NULL;
+    cd_arguments *args = NULL;
     CHECK(cd_libversion_number() == CD_VERSION_NUMBER);
     CHECK(strcmp(cd_libversion(), CD_VERSION) == 0);
     CHECK(strcmp(cd_status_string(CD_OK), "success") == 0);
     CHECK(strlen(cd_status_string(CD_MISUSE)) > 0);
     CHECK(strlen(cd_status_string(CD_VALIDATION_MISSING_MANDATORY_PROPERTY)) > 0);
     CHECK(strcmp(cd_status_string(-42), "unknown status") == 0);
+    test_status_strings();
 
     /* A misuse leaves a code, a message and details. */
     IS(cd_context_save(NULL), CD_MISUSE);
     CHECK(cd_last_error_code() == CD_MISUSE);
     CHECK(strstr(cd_last_error_message(), "NULL") != NULL);
-    IS(cd_last_error_copy(NULL), CD_MISUSE);
     IS(cd_context_save(NULL), CD_MISUSE);
     OK(cd_last_error_copy(&error));
     CHECK(cd_error_code(error) == CD_MISUSE);
     CHECK(strcmp(cd_error_domain(error), "CDErrorDomain") == 0);
     CHECK(strstr(cd_error_message(error), "ctx") != NULL);
     CHECK(cd_error_key(error) == NULL);
+    cd_error_release(error);
+    /* Copying leaves the last error in place. */
+    CHECK(cd_last_error_code() == CD_MISUSE && strstr(cd_last_error_message(), "ctx") != NULL);
+
+    /* A NULL out for the copy is a failure of its own, with a message. */
+    OK(cd_arguments_create(&args));
+    cd_arguments_release(args);
+    CHECK(cd_last_error_code() == CD_OK && strcmp(cd_last_error_message(), "") == 0);
+    IS(cd_last_error_copy(NULL), CD_MISUSE);
+    CHECK(cd_last_error_code() == CD_MISUSE);
+    CHECK(strstr(cd_last_error_message(), "out is NULL") != NULL);
+    OK(cd_last_error_copy(&error));
+    CHECK(cd_error_code(error) == CD_MISUSE && strstr(cd_error_message(error), "out is NULL") != NULL);
     cd_error_release(error);
     CHECK(cd_error_code(NULL) == CD_MISUSE);
     CHECK(strcmp(cd_error_domain(NULL), "") == 0);
@@ -568,8 +654,9 @@ static void test_save_ids_and_fetch(cd_container *container, cd_context *ctx) {
     IS(cd_fetch_request_set_predicate(request, "name == %@", (cd_arguments *)request), CD_MISUSE);
     IS(cd_fetch_request_set_predicate(NULL, "name == 1", NULL), CD_MISUSE);
     OK(cd_fetch_request_set_predicate(request, "nosuchkey == 1", NULL));
-    CHECK(cd_context_count(&count, bg, request) != CD_OK);
-    CHECK(cd_context_fetch(&result, bg, request) != CD_OK);
+    IS(cd_context_count(&count, bg, request), CD_KEY_VALUE_VALIDATION);
+    CHECK(strstr(cd_last_error_message(), "nosuchkey") != NULL);
+    IS(cd_context_fetch(&result, bg, request), CD_KEY_VALUE_VALIDATION);
     OK(cd_fetch_request_set_predicate(request, NULL, NULL));
     OK(cd_fetch_request_add_sort(request, "nosuchkey", 0));
     IS(cd_context_fetch(&result, bg, request), CD_NOTFOUND);
@@ -824,7 +911,7 @@ static void test_containers(void) {
     CHECK(count == 3);
     OK(cd_context_insert(&item, other, "Item"));
     OK(cd_object_set_text(item, "name", "Nope"));
-    CHECK(cd_context_save(other) != CD_OK);
+    IS(cd_context_save(other), CD_STORE_SAVE);
     cd_object_release(item);
     cd_context_release(other);
     cd_container_release(readonly);

@@ -46,3 +46,62 @@ import Testing
         #expect(count == 1)
     }
 }
+
+/// The status codes: every value of the header's `cd_status` enum has a text of its own in
+/// `cd_status_string`, no other code has one, and every Core Data error code the Swift API
+/// can throw is in the enum (the library returns only listed codes).
+@Suite struct CAPIStatusTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The enumerators of `cd_status` in include/coredata.h, by name.
+    static func headerStatuses() throws -> [String: Int32] {
+        let header = try String(contentsOf: root.appendingPathComponent("include/coredata.h"), encoding: .utf8)
+        let start = try #require(header.range(of: "typedef enum cd_status {"))
+        let end = try #require(header.range(of: "} cd_status;", range: start.upperBound..<header.endIndex))
+        var statuses: [String: Int32] = [:]
+        for line in header[start.upperBound..<end.lowerBound].split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            let value = parts[1].prefix { $0 == " " || $0.isNumber }.trimmingCharacters(in: .whitespaces)
+            guard name.hasPrefix("CD_"), let number = Int32(value) else { continue }
+            statuses[name] = number
+        }
+        return statuses
+    }
+
+    @Test("each cd_status has its own text, and codes outside the enum have none")
+    func statusStrings() throws {
+        let statuses = try Self.headerStatuses()
+        #expect(statuses.count > 70)
+        #expect(statuses["CD_KEY_VALUE_VALIDATION"] == 1024)
+        let listed = Set(statuses.values)
+        #expect(listed.count == statuses.count, "two enumerators share a value")
+        var texts: [String: Int32] = [:]
+        for code in Int32(-10)...Int32(140_000) {
+            let text = String(cString: cd_status_string(code))
+            if listed.contains(code) {
+                #expect(text != "unknown status", "cd_status_string(\(code)) has no text")
+                #expect(texts[text] == nil, "\(code) and \(texts[text] ?? 0) share the text \"\(text)\"")
+                texts[text] = code
+            } else {
+                #expect(text == "unknown status", "\(code) has a text but is not in the header's enum")
+            }
+        }
+    }
+
+    @Test("every Core Data error code of the Swift API is a cd_status")
+    func coreDataCodesAreListed() throws {
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Sources/CoreData/Support/CoreDataErrors.swift"), encoding: .utf8)
+        let listed = Set(try Self.headerStatuses().values)
+        var seen = 0
+        for line in source.split(separator: "\n") where line.hasPrefix("public let NS") && line.contains("Error = ") {
+            let name = line.dropFirst("public let ".count).prefix { $0 != " " }
+            let code = try #require(Int32(line.split(separator: "=").last!.trimmingCharacters(in: .whitespaces)))
+            #expect(listed.contains(code), "\(name) (\(code)) is not in coredata.h's cd_status enum")
+            seen += 1
+        }
+        #expect(seen > 40)
+    }
+}
