@@ -21,7 +21,12 @@
  *   its type's release function. Strings and blobs the caller owns are freed with
  *   cd_string_free() and cd_blob_free() only. `const char *` results marked "borrowed"
  *   live as long as the handle they came from.
- * - Strings in and out are UTF-8 and NUL-terminated.
+ * - Strings in and out are UTF-8 and NUL-terminated. A `const char *` argument that is not
+ *   valid UTF-8 (a key, an entity name, a path, a text value, a predicate format) returns
+ *   #CD_TYPE and changes nothing; text holding a NUL character cannot be returned as a C
+ *   string and reads as #CD_TYPE.
+ * - Lengths and indexes are `size_t`; one above `PTRDIFF_MAX` (such as `SIZE_MAX`, or a
+ *   negative number cast to `size_t`) returns #CD_RANGE.
  * - Dates are seconds since 1970-01-01 00:00:00 UTC (Unix time) as `double`; UUIDs are 16
  *   bytes in network order; decimals are text ("12.50").
  *
@@ -38,9 +43,13 @@
  * on the queue, which is both faster and atomic with respect to other threads.
  *
  * ## Misuse never aborts
- * NULL handles, unknown entities or keys, values of the wrong type, malformed predicates,
- * objects whose context was released and calls from the wrong thread all return a status
- * (#CD_MISUSE, #CD_NOTFOUND, #CD_TYPE, ...) with a message; no call aborts the process.
+ * NULL handles, unknown entities or keys, values of the wrong type, text that is not
+ * UTF-8, lengths no allocation can hold, malformed predicates, objects whose context was
+ * released and calls from the wrong thread all return a status (#CD_MISUSE, #CD_NOTFOUND,
+ * #CD_TYPE, #CD_RANGE, ...) with a message; no call aborts the process. No call changes a
+ * value silently either: a value the attribute or store cannot keep exactly (NaN, a double
+ * beyond a float's range, a decimal of more than 38 digits, text that is not a URI for a
+ * URI attribute) returns a status instead.
  * (Using a handle after releasing it is undefined behaviour, as with any C API.)
  */
 #ifndef COREDATA_H
@@ -387,7 +396,10 @@ CD_API int cd_container_copy_model(cd_model **out, cd_container *container);
  * @param[out] out receives the ID (+1), to release with cd_object_id_release()
  * @param container the container whose store the ID belongs to; not NULL
  * @param uri a URI from cd_object_id_copy_uri(); not NULL
- * @return #CD_OK; #CD_NOTFOUND if no store or entity of the container matches; #CD_MISUSE
+ * @return #CD_OK; #CD_TYPE for text that is not a URI, or not of the form
+ *         `x-coredata://<store>/<Entity>/p<n>` (or `.../t<UUID>`); #CD_NOTFOUND if no
+ *         store, entity or primary key of the container matches, and for a temporary ID;
+ *         #CD_MISUSE
  */
 CD_API int cd_container_object_id_from_uri(cd_object_id **out, cd_container *container,
                                             const char *uri);
@@ -706,8 +718,10 @@ CD_API int cd_object_get_double(double *out, cd_object *object, const char *key)
  * Writes a double or float attribute.
  * @param object an object; not NULL
  * @param key an attribute name; not NULL
- * @param value the value
- * @return #CD_OK, or a code as described above
+ * @param value the value; not NaN (the SQLite store would keep null: use
+ *        cd_object_set_null()); for a float attribute, within a float's range
+ * @return #CD_OK; #CD_RANGE for NaN, or for a finite value that a float attribute would
+ *         turn into infinity or zero; a code as described above
  */
 CD_API int cd_object_set_double(cd_object *object, const char *key, double value);
 
@@ -743,13 +757,16 @@ CD_API int cd_object_get_text(char **out, cd_object *object, const char *key);
  * @param object an object; not NULL
  * @param key an attribute name; not NULL
  * @param value UTF-8 text; NULL sets null
- * @return #CD_OK; #CD_TYPE also for text that is not a URI for a URI attribute; a code as
- *         described above
+ * @return #CD_OK; #CD_TYPE also for text that is not valid UTF-8, and for a URI attribute
+ *         for text that is not a URI exactly as written (such as "not a uri", which would
+ *         have to be percent-encoded); a code as described above
  */
 CD_API int cd_object_set_text(cd_object *object, const char *key, const char *value);
 
 /**
- * Reads a binary data attribute.
+ * Reads a binary data attribute, or a transformable attribute as the bytes the store
+ * keeps for its value (its value transformer's output, or the value itself when the
+ * attribute names no transformer).
  * @param[out] out receives a copy of the bytes (owned: free with cd_blob_free()); NULL
  *        when the data is empty
  * @param[out] out_length receives the number of bytes
@@ -761,13 +778,16 @@ CD_API int cd_object_get_blob(void **out, size_t *out_length, cd_object *object,
                               const char *key);
 
 /**
- * Writes a binary data attribute.
+ * Writes a binary data attribute, or a transformable attribute from the bytes the store
+ * keeps (decoded by its value transformer, when it names one).
  * @param object an object; not NULL
  * @param key an attribute name; not NULL
  * @param bytes the bytes, copied; may be NULL only when @p length is 0 (NULL with length
  *        0 sets empty data, not null)
  * @param length the number of bytes
- * @return #CD_OK, or a code as described above
+ * @return #CD_OK; #CD_RANGE for a length above `PTRDIFF_MAX` or more than the process can
+ *         allocate; #CD_TYPE for bytes the transformer cannot decode; #CD_MISUSE for NULL
+ *         bytes with a length; a code as described above
  */
 CD_API int cd_object_set_blob(cd_object *object, const char *key, const void *bytes,
                               size_t length);
@@ -821,8 +841,10 @@ CD_API int cd_object_get_decimal(char **out, cd_object *object, const char *key)
  * Writes a decimal attribute from text.
  * @param object an object; not NULL
  * @param key an attribute name; not NULL
- * @param text a decimal number such as "-12.50"; not NULL
- * @return #CD_OK; #CD_TYPE for text that is not a number; a code as described above
+ * @param text a decimal number such as "-12.50" or "1.5e3"; not NULL
+ * @return #CD_OK; #CD_TYPE for text that is not a number; #CD_RANGE for a number a
+ *         decimal cannot hold exactly (more than 38 significant digits, or an exponent
+ *         out of range), rather than a rounded one; a code as described above
  */
 CD_API int cd_object_set_decimal(cd_object *object, const char *key, const char *text);
 
@@ -957,7 +979,8 @@ CD_API void cd_fetch_request_release(cd_fetch_request *request);
  * @param request a request; not NULL
  * @param format the format; NULL removes the predicate
  * @param arguments the arguments, copied; NULL for none
- * @return #CD_OK; #CD_FORMATTING for a malformed format or missing arguments; #CD_MISUSE
+ * @return #CD_OK; #CD_FORMATTING for a malformed format or missing arguments; #CD_TYPE
+ *         for a format that is not valid UTF-8; #CD_MISUSE
  */
 CD_API int cd_fetch_request_set_predicate(cd_fetch_request *request, const char *format,
                                           const cd_arguments *arguments);
@@ -1028,8 +1051,8 @@ CD_API int cd_arguments_add_int64(cd_arguments *arguments, int64_t value);
 /**
  * Appends a double.
  * @param arguments a list; not NULL
- * @param value the value
- * @return #CD_OK, or #CD_MISUSE
+ * @param value the value; not NaN (it equals nothing in memory, but binds as NULL in SQL)
+ * @return #CD_OK; #CD_RANGE for NaN; #CD_MISUSE
  */
 CD_API int cd_arguments_add_double(cd_arguments *arguments, double value);
 
@@ -1045,15 +1068,15 @@ CD_API int cd_arguments_add_bool(cd_arguments *arguments, int value);
  * Appends text (for `%@`, or a key path for `%K`).
  * @param arguments a list; not NULL
  * @param value UTF-8 text, copied; not NULL
- * @return #CD_OK, or #CD_MISUSE
+ * @return #CD_OK; #CD_TYPE for text that is not valid UTF-8; #CD_MISUSE
  */
 CD_API int cd_arguments_add_text(cd_arguments *arguments, const char *value);
 
 /**
  * Appends a date.
  * @param arguments a list; not NULL
- * @param seconds_since_1970 seconds since 1970-01-01 00:00:00 UTC
- * @return #CD_OK, or #CD_MISUSE
+ * @param seconds_since_1970 seconds since 1970-01-01 00:00:00 UTC; finite
+ * @return #CD_OK; #CD_RANGE for NaN or an infinity; #CD_MISUSE
  */
 CD_API int cd_arguments_add_date(cd_arguments *arguments, double seconds_since_1970);
 
@@ -1070,7 +1093,8 @@ CD_API int cd_arguments_add_uuid(cd_arguments *arguments, const uint8_t *bytes);
  * @param arguments a list; not NULL
  * @param bytes the bytes, copied; may be NULL only when @p length is 0
  * @param length the number of bytes
- * @return #CD_OK, or #CD_MISUSE
+ * @return #CD_OK; #CD_RANGE for a length above `PTRDIFF_MAX` or more than the process
+ *         can allocate; #CD_MISUSE
  */
 CD_API int cd_arguments_add_blob(cd_arguments *arguments, const void *bytes, size_t length);
 
@@ -1144,8 +1168,9 @@ CD_API int cd_fetch_result_object_id_at(cd_object_id **out, const cd_fetch_resul
  * @param result results; not NULL
  * @param index from 0 to the count - 1
  * @param key a property name; NULL for a count fetch
- * @return #CD_OK; #CD_NULL if the dictionary has no value for @p key; #CD_TYPE; #CD_RANGE;
- *         #CD_MISUSE
+ * @return #CD_OK; #CD_NULL if the dictionary has no value for @p key; #CD_TYPE; #CD_RANGE
+ *         for an index out of range, or a floating-point value that is not an integer of
+ *         `int64_t`'s range (read it with cd_fetch_result_get_double()); #CD_MISUSE
  */
 CD_API int cd_fetch_result_get_int64(int64_t *out, const cd_fetch_result *result,
                                      size_t index, const char *key);

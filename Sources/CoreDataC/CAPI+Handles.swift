@@ -49,14 +49,54 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ name: StaticString = "out"
     return out
 }
 
-/// A C string argument as a Swift string, or CD_MISUSE when it is NULL.
+/// A C string argument as a Swift string: CD_MISUSE when it is NULL, CD_TYPE when it is not
+/// valid UTF-8 (`String(cString:)` would replace the bad bytes, silently changing the text).
 func requireString(_ pointer: UnsafePointer<CChar>?, _ name: StaticString) throws -> String {
     guard let pointer else { throw CAPIError(.misuse, "\(name) is NULL.") }
-    return String(cString: pointer)
+    return try utf8String(pointer, name)
 }
 
-/// A new C string owned by the caller (freed with `cd_string_free`).
+/// A non-NULL C string as a Swift string, or CD_TYPE naming the first byte that is not
+/// valid UTF-8.
+func utf8String(_ pointer: UnsafePointer<CChar>, _ name: StaticString) throws -> String {
+    if let string = String(validatingCString: pointer) { return string }
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+    var iterator = bytes.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    var offset = 0
+    parsing: while true {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid(let scalar): offset += scalar.count
+        case .error, .emptyInput: break parsing
+        }
+    }
+    let byte = offset < bytes.count ? String(bytes[offset], radix: 16, uppercase: true) : "?"
+    throw CAPIError(.type, "\(name) is not valid UTF-8 (byte \(offset) is 0x\(byte)); text must be UTF-8.")
+}
+
+/// A copy of `length` bytes from C: CD_RANGE for a length that does not fit an `Int` (a
+/// `size_t` above `PTRDIFF_MAX`, such as `SIZE_MAX`) or that this process cannot
+/// allocate, CD_MISUSE for NULL bytes with a length. `Data(bytes:count:)` would abort.
+func copiedBytes(_ bytes: UnsafeRawPointer?, _ length: Int) throws -> Data {
+    guard length >= 0 else {
+        throw CAPIError(.range, "length \(UInt(bitPattern: length)) is larger than any block of memory (at most \(Int.max) bytes).")
+    }
+    guard length > 0 else { return Data() }
+    guard let bytes else { throw CAPIError(.misuse, "bytes is NULL but length is \(length).") }
+    guard let copy = malloc(length) else {
+        throw CAPIError(.range, "length \(length) is more bytes than this process can allocate.")
+    }
+    copy.copyMemory(from: bytes, byteCount: length)
+    return Data(bytesNoCopy: copy, count: length, deallocator: .free)
+}
+
+/// A new C string owned by the caller (freed with `cd_string_free`), or CD_TYPE for text
+/// holding a NUL character, which a C string would cut short.
 func ownedCString(_ string: String) throws -> UnsafeMutablePointer<CChar> {
+    if let offset = string.utf8.firstIndex(of: 0) {
+        let position = string.utf8.distance(from: string.utf8.startIndex, to: offset)
+        throw CAPIError(.type, "The text holds a NUL character at byte \(position), which a C string cannot carry.")
+    }
     guard let copy = strdup(string) else { throw CAPIError(.nomem, "Out of memory.") }
     return copy
 }

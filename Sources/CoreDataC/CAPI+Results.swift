@@ -61,6 +61,17 @@ private func checkIndex(_ index: Int, _ box: ResultBox) throws {
     }
 }
 
+/// A number as an Int64, refusing (CD_RANGE) a floating-point value with a fraction or
+/// beyond Int64's range, which `int64Value` would silently truncate or wrap.
+private func exactInt64(_ number: NSNumber) throws -> Int64 {
+    let type = String(cString: number.objCType)
+    guard type == "d" || type == "f" else { return number.int64Value }
+    guard let exact = Int64(exactly: number.doubleValue) else {
+        throw CAPIError(.range, "The value \(number.doubleValue) is not an integer that fits int64_t; read it with cd_fetch_result_get_double.")
+    }
+    return exact
+}
+
 /// The value of `key` in a dictionary row (CD_NULL when absent).
 private func dictionaryValue(_ result: OpaquePointer?, _ index: Int, _ key: UnsafePointer<CChar>?) throws -> Any {
     let box = try handle(result, as: ResultBox.self, "result")
@@ -91,7 +102,7 @@ private func dictionaryValue(_ result: OpaquePointer?, _ index: Int, _ key: Unsa
         guard !(value is String), let number = try? number(value) else {
             throw CAPIError(.type, "The value \(value) is not an integer.")
         }
-        out.pointee = number.int64Value
+        out.pointee = try exactInt64(number)
     }
 }
 

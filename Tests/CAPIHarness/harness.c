@@ -10,7 +10,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include <coredata.h>
 
+#include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,7 +209,7 @@ static void test_model(void) {
     IS(cd_model_entity_parent(NULL, model, "Item"), CD_MISUSE);
 
     OK(cd_model_property_count(&count, model, "Item"));
-    CHECK(count == 13);
+    CHECK(count == 15);
     OK(cd_model_property_count(&count, model, "Shopper"));
     CHECK(count == 3); /* budget + inherited name, lists */
     IS(cd_model_property_count(&count, model, "Nope"), CD_NOTFOUND);
@@ -226,7 +228,9 @@ static void test_model(void) {
     CHECK(find_property(model, "Item", "uid", &kind, &type, &destination));
     CHECK(type == CD_ATTRIBUTE_UUID);
     OK(cd_model_property(NULL, NULL, NULL, NULL, NULL, model, "Item", 1));
-    IS(cd_model_property(&name, NULL, NULL, NULL, NULL, model, "Item", 13), CD_RANGE);
+    IS(cd_model_property(&name, NULL, NULL, NULL, NULL, model, "Item", 15), CD_RANGE);
+    CHECK(find_property(model, "Item", "tags", &kind, &type, &destination));
+    CHECK(kind == CD_PROPERTY_ATTRIBUTE && type == CD_ATTRIBUTE_TRANSFORMABLE);
     IS(cd_model_property(&name, NULL, NULL, NULL, NULL, model, "Nope", 0), CD_NOTFOUND);
     IS(cd_model_property(&name, NULL, NULL, NULL, NULL, NULL, "Item", 0), CD_MISUSE);
     cd_model_release(model);
@@ -357,6 +361,218 @@ static void test_values(cd_context *ctx) {
     cd_object_release(item);
 }
 
+/* A blob of `length` is unchanged from `expected`. */
+static int blob_is(cd_object *object, const char *key, const void *expected, size_t length) {
+    void *blob = NULL;
+    size_t got = 0;
+    int same;
+    if (cd_object_get_blob(&blob, &got, object, key) != CD_OK) return 0;
+    same = got == length && (length == 0 || memcmp(blob, expected, length) == 0);
+    cd_blob_free(blob);
+    return same;
+}
+
+/* Hostile values: each returns its status with a message and leaves the value as it was. */
+static void test_hostile_values(cd_context *ctx) {
+    cd_object *item = NULL, *other = NULL;
+    cd_arguments *args = NULL;
+    cd_fetch_request *request = NULL;
+    cd_model *model = NULL;
+    cd_container *container = NULL;
+    char *text = NULL;
+    void *blob = NULL;
+    size_t length = 0;
+    int64_t i = 0;
+    double d = 0;
+    int null = -1;
+    const uint8_t bytes[4] = {0xDE, 0xAD, 0xBE, 0xEF};
+    /* 2^62 - 1 bytes: fits an Int, but no allocation can hold it. */
+    const size_t unallocatable = (size_t)PTRDIFF_MAX / 2;
+
+    OK(cd_context_insert(&item, ctx, "Item"));
+    OK(cd_object_set_text(item, "name", "Milk"));
+    OK(cd_object_set_blob(item, "photo", bytes, sizeof bytes));
+
+    /* Lengths no allocation can hold: CD_RANGE, not an abort. */
+    IS(cd_object_set_blob(item, "photo", bytes, SIZE_MAX), CD_RANGE);
+    CHECK(strstr(cd_last_error_message(), "length") != NULL);
+    IS(cd_object_set_blob(item, "photo", bytes, (size_t)PTRDIFF_MAX + 1), CD_RANGE);
+    IS(cd_object_set_blob(item, "photo", bytes, unallocatable), CD_RANGE);
+    CHECK(strstr(cd_last_error_message(), "allocate") != NULL);
+    IS(cd_object_set_blob(item, "photo", NULL, SIZE_MAX), CD_RANGE);
+    CHECK(blob_is(item, "photo", bytes, sizeof bytes));
+    OK(cd_arguments_create(&args));
+    IS(cd_arguments_add_blob(args, bytes, SIZE_MAX), CD_RANGE);
+    CHECK(strstr(cd_last_error_message(), "length") != NULL);
+    IS(cd_arguments_add_blob(args, bytes, unallocatable), CD_RANGE);
+    IS(cd_arguments_add_blob(NULL, bytes, SIZE_MAX), CD_MISUSE);
+
+    /* NaN, infinities, floats out of range: refused, not stored as null, inf or 0. */
+    OK(cd_object_set_double(item, "price", 2.5));
+    IS(cd_object_set_double(item, "price", NAN), CD_RANGE);
+    CHECK(strstr(cd_last_error_message(), "NaN") != NULL);
+    OK(cd_object_get_double(&d, item, "price"));
+    CHECK(d == 2.5);
+    OK(cd_object_set_double(item, "price", INFINITY));
+    OK(cd_object_get_double(&d, item, "price"));
+    CHECK(isinf(d) && d > 0);
+    OK(cd_object_set_double(item, "ratio", 0.25));
+    IS(cd_object_set_double(item, "ratio", 1e300), CD_RANGE);
+    IS(cd_object_set_double(item, "ratio", -1e300), CD_RANGE);
+    IS(cd_object_set_double(item, "ratio", 1e-300), CD_RANGE);
+    IS(cd_object_set_double(item, "ratio", NAN), CD_RANGE);
+    OK(cd_object_get_double(&d, item, "ratio"));
+    CHECK(d == 0.25);
+    OK(cd_object_set_double(item, "ratio", -INFINITY));
+    OK(cd_object_set_double(item, "ratio", 0.0));
+    IS(cd_object_set_date(item, "addedAt", NAN), CD_RANGE);
+    IS(cd_object_set_date(item, "addedAt", INFINITY), CD_RANGE);
+    IS(cd_arguments_add_double(args, NAN), CD_RANGE);
+    OK(cd_arguments_add_double(args, INFINITY));
+    IS(cd_arguments_add_date(args, NAN), CD_RANGE);
+    IS(cd_arguments_add_date(args, -INFINITY), CD_RANGE);
+
+    /* Decimals a Decimal cannot hold exactly: CD_RANGE, not a rounded number. */
+    OK(cd_object_set_decimal(item, "amount", "12.50"));
+    IS(cd_object_set_decimal(item, "amount", "1.00000000000000000000000000000000000000001"), CD_RANGE);
+    IS(cd_object_set_decimal(item, "amount", "1e999999"), CD_RANGE);
+    IS(cd_object_set_decimal(item, "amount", "1e-200"), CD_RANGE);
+    IS(cd_object_set_decimal(item, "amount", "1e99999999999999999999999"), CD_RANGE);
+    IS(cd_object_set_decimal(item, "amount", "1e"), CD_TYPE);
+    IS(cd_object_set_decimal(item, "amount", "1.2.3"), CD_TYPE);
+    IS(cd_object_set_decimal(item, "amount", ""), CD_TYPE);
+    IS(cd_object_set_decimal(item, "amount", "NaN"), CD_TYPE);
+    OK(cd_object_get_decimal(&text, item, "amount"));
+    CHECK(strcmp(text, "12.5") == 0);
+    cd_string_free(text);
+    OK(cd_object_set_decimal(item, "amount", "123456789012345678901234567890123456789"));
+    OK(cd_object_get_decimal(&text, item, "amount"));
+    CHECK(strcmp(text, "123456789012345678901234567890123456789") == 0);
+    cd_string_free(text);
+    OK(cd_object_set_decimal(item, "amount", " -1.5e3 "));
+    OK(cd_object_get_decimal(&text, item, "amount"));
+    CHECK(strcmp(text, "-1500") == 0);
+    cd_string_free(text);
+    OK(cd_object_set_decimal(item, "amount", "-0.000"));
+
+    /* Text that is not UTF-8, wherever text goes in: CD_TYPE, nothing changed. */
+    IS(cd_object_set_text(item, "name", "Mil\xFFk"), CD_TYPE);
+    CHECK(strstr(cd_last_error_message(), "UTF-8") != NULL);
+    IS(cd_object_set_text(item, "name", "\xC0\xAF"), CD_TYPE);     /* overlong "/" */
+    IS(cd_object_set_text(item, "name", "\xED\xA0\x80"), CD_TYPE); /* a surrogate */
+    IS(cd_object_set_text(item, "name", "\xE2\x82"), CD_TYPE);     /* cut short */
+    CHECK(text_is(item, "name", "Milk"));
+    IS(cd_object_set_text(item, "na\xFFme", "x"), CD_TYPE);
+    IS(cd_object_get_int64(&i, item, "quantity\xFF"), CD_TYPE);
+    IS(cd_object_is_null(&null, item, "\xFF"), CD_TYPE);
+    IS(cd_object_set_decimal(item, "amount", "1\xFF"), CD_TYPE);
+    IS(cd_context_insert(&other, ctx, "It\xFF" "em"), CD_TYPE);
+    CHECK(other == NULL);
+    IS(cd_arguments_add_text(args, "\xFF"), CD_TYPE);
+    OK(cd_fetch_request_create(&request, "Item"));
+    IS(cd_fetch_request_set_predicate(request, "name == 'a\xFF'", NULL), CD_TYPE);
+    IS(cd_fetch_request_add_sort(request, "na\xFFme", 1), CD_TYPE);
+    IS(cd_fetch_request_add_property(request, "na\xFFme"), CD_TYPE);
+    cd_fetch_request_release(request);
+    request = NULL;
+    IS(cd_fetch_request_create(&request, "\xFF"), CD_TYPE);
+    CHECK(request == NULL);
+    IS(cd_model_load(&model, "/nonexistent/\xFF.xcdatamodeld"), CD_TYPE);
+    IS(cd_container_open(&container, model_path, "/nonexistent/\xFF/store.sqlite", 0), CD_TYPE);
+    IS(cd_container_open(&container, "\xFF", NULL, CD_OPEN_IN_MEMORY), CD_TYPE);
+    CHECK(model == NULL && container == NULL);
+
+    /* URI attributes take URIs exactly as written, never a percent-encoded rewrite. */
+    OK(cd_object_set_text(item, "link", "https://example.com/a%20b?c=d#e"));
+    CHECK(text_is(item, "link", "https://example.com/a%20b?c=d#e"));
+    IS(cd_object_set_text(item, "link", "not a uri"), CD_TYPE);
+    CHECK(strstr(cd_last_error_message(), "not a URI") != NULL);
+    IS(cd_object_set_text(item, "link", "https://example.com/\xC3\xA9"), CD_TYPE);
+    IS(cd_object_set_text(item, "link", "%zz"), CD_TYPE);
+    IS(cd_object_set_text(item, "link", "http://[::1"), CD_TYPE);
+    IS(cd_object_set_text(item, "link", "://nothing"), CD_TYPE);
+    IS(cd_object_set_text(item, "link", ""), CD_TYPE);
+    CHECK(text_is(item, "link", "https://example.com/a%20b?c=d#e"));
+    OK(cd_object_set_text(item, "link", "mailto:someone@example.com"));
+    OK(cd_object_set_text(item, "link", "relative/path"));
+    CHECK(text_is(item, "link", "relative/path"));
+
+    /* Transformable attributes read and write as the bytes the store keeps. */
+    OK(cd_object_is_null(&null, item, "raw"));
+    CHECK(null == 1);
+    OK(cd_object_set_blob(item, "raw", bytes, sizeof bytes));
+    CHECK(blob_is(item, "raw", bytes, sizeof bytes));
+    OK(cd_object_set_blob(item, "raw", NULL, 0));
+    CHECK(blob_is(item, "raw", NULL, 0));
+    IS(cd_object_set_blob(item, "tags", bytes, sizeof bytes), CD_TYPE);
+    CHECK(strstr(cd_last_error_message(), "NSSecureUnarchiveFromData") != NULL);
+    OK(cd_object_is_null(&null, item, "tags"));
+    CHECK(null == 1);
+    IS(cd_object_get_blob(&blob, &length, item, "tags"), CD_NULL);
+    CHECK(blob == NULL);
+    IS(cd_object_get_text(&text, item, "raw"), CD_TYPE);
+    IS(cd_object_set_blob(item, "raw", bytes, SIZE_MAX), CD_RANGE);
+
+    cd_arguments_release(args);
+    OK(cd_context_delete(ctx, item));
+    cd_object_release(item);
+}
+
+/* Dictionary rows: an integer is read exactly or not at all. `ctx` has an empty store. */
+static void test_hostile_results(cd_context *ctx) {
+    const char *names[3] = {"a-whole", "b-half", "c-huge"};
+    const double prices[3] = {3.0, 2.5, 1e300};
+    cd_object *item = NULL;
+    cd_fetch_request *request = NULL;
+    cd_fetch_result *result = NULL;
+    size_t count = 0, row;
+    char *text = NULL;
+    int64_t i = -1;
+    double d = 0;
+
+    for (row = 0; row < 3; row++) {
+        OK(cd_context_insert(&item, ctx, "Item"));
+        OK(cd_object_set_text(item, "name", names[row]));
+        OK(cd_object_set_double(item, "price", prices[row]));
+        cd_object_release(item);
+    }
+    OK(cd_context_save(ctx));
+    OK(cd_fetch_request_create(&request, "Item"));
+    OK(cd_fetch_request_set_result_type(request, CD_RESULT_DICTIONARIES));
+    OK(cd_fetch_request_add_property(request, "name"));
+    OK(cd_fetch_request_add_property(request, "price"));
+    OK(cd_fetch_request_add_sort(request, "name", 1));
+    OK(cd_context_fetch(&result, ctx, request));
+    OK(cd_fetch_result_count(&count, result));
+    CHECK(count == 3);
+    OK(cd_fetch_result_get_int64(&i, result, 0, "price"));
+    CHECK(i == 3);
+    i = -1;
+    IS(cd_fetch_result_get_int64(&i, result, 1, "price"), CD_RANGE);
+    CHECK(strstr(cd_last_error_message(), "cd_fetch_result_get_double") != NULL);
+    IS(cd_fetch_result_get_int64(&i, result, 2, "price"), CD_RANGE);
+    CHECK(i == -1);
+    OK(cd_fetch_result_get_double(&d, result, 1, "price"));
+    CHECK(d == 2.5);
+    IS(cd_fetch_result_get_int64(&i, result, SIZE_MAX, "price"), CD_RANGE);
+    IS(cd_fetch_result_copy_text(NULL, result, 0, "price"), CD_MISUSE);
+    IS(cd_fetch_result_copy_text(&text, result, 0, "pr\xFFice"), CD_TYPE);
+    CHECK(text == NULL);
+    cd_fetch_result_release(result);
+
+    /* Remove them again. */
+    OK(cd_fetch_request_set_result_type(request, CD_RESULT_OBJECTS));
+    OK(cd_context_fetch(&result, ctx, request));
+    for (row = 0; row < 3; row++) {
+        OK(cd_fetch_result_object_at(&item, result, row));
+        OK(cd_context_delete(ctx, item));
+        cd_object_release(item);
+    }
+    OK(cd_context_save(ctx));
+    cd_fetch_result_release(result);
+    cd_fetch_request_release(request);
+}
+
 static void test_relationships(cd_context *ctx, cd_context *other) {
     cd_object *list = NULL, *a = NULL, *b = NULL, *got = NULL, *shopper = NULL, *stranger = NULL;
     cd_fetch_result *members = NULL;
@@ -447,6 +663,68 @@ static void add_item(cd_context *ctx, const char *name, int64_t quantity) {
     cd_object_release(item);
 }
 
+/* Object-ID URIs: text that is not a URI, or not of Core Data's form, is CD_TYPE; a
+   well-formed URI naming nothing here is CD_NOTFOUND. `uri` names a saved Item. */
+static void test_hostile_uris(cd_container *container, cd_context *ctx, const char *uri) {
+    cd_object_id *id = NULL;
+    cd_object *object = NULL;
+    char store[256], text[512], *temporary = NULL;
+    const char *host = uri + strlen("x-coredata://");
+    size_t host_length = strcspn(host, "/");
+
+    CHECK(host_length < sizeof store);
+    memcpy(store, host, host_length);
+    store[host_length] = '\0';
+
+    IS(cd_container_object_id_from_uri(&id, container, "not a uri"), CD_TYPE);
+    CHECK(strstr(cd_last_error_message(), "not a URI") != NULL);
+    IS(cd_container_object_id_from_uri(&id, container, ""), CD_TYPE);
+    IS(cd_container_object_id_from_uri(&id, container, "x-coredata://\xFF/Item/p1"), CD_TYPE);
+    IS(cd_container_object_id_from_uri(&id, container, "https://example.com/Item/p1"), CD_TYPE);
+    CHECK(strstr(cd_last_error_message(), "not an object ID URI") != NULL);
+    snprintf(text, sizeof text, "x-coredata://%s/Item", store);
+    IS(cd_container_object_id_from_uri(&id, container, text), CD_TYPE);
+    snprintf(text, sizeof text, "x-coredata://%s/Item/q1", store);
+    IS(cd_container_object_id_from_uri(&id, container, text), CD_TYPE);
+    snprintf(text, sizeof text, "x-coredata://%s//p1", store);
+    IS(cd_container_object_id_from_uri(&id, container, text), CD_TYPE);
+    snprintf(text, sizeof text, "x-coredata://%s/Item/p1/extra", store);
+    IS(cd_container_object_id_from_uri(&id, container, text), CD_TYPE);
+    CHECK(id == NULL);
+
+    /* Well formed, but nothing here: unknown entity, key 0, a key too large, temporary. */
+    snprintf(text, sizeof text, "x-coredata://%s/Nope/p1", store);
+    IS(cd_container_object_id_from_uri(&id, container, text), CD_NOTFOUND);
+    snprintf(text, sizeof text, "x-coredata://%s/Item/p0", store);
+    IS(cd_container_object_id_from_uri(&id, container, text), CD_NOTFOUND);
+    snprintf(text, sizeof text, "x-coredata://%s/Item/p-1", store);
+    IS(cd_container_object_id_from_uri(&id, container, text), CD_NOTFOUND);
+    snprintf(text, sizeof text, "x-coredata://%s/Item/p99999999999999999999999", store);
+    IS(cd_container_object_id_from_uri(&id, container, text), CD_NOTFOUND);
+    OK(cd_context_insert(&object, ctx, "Item"));
+    OK(cd_object_copy_id(&id, object));
+    OK(cd_object_id_copy_uri(&temporary, id));
+    cd_object_id_release(id);
+    id = NULL;
+    IS(cd_container_object_id_from_uri(&id, container, temporary), CD_NOTFOUND);
+    CHECK(strstr(cd_last_error_message(), "temporary") != NULL);
+    cd_string_free(temporary);
+    OK(cd_context_delete(ctx, object));
+    cd_object_release(object);
+    object = NULL;
+
+    /* A key no row has, and an abstract entity: an ID, but no object behind it. */
+    snprintf(text, sizeof text, "x-coredata://%s/Item/p99999", store);
+    OK(cd_container_object_id_from_uri(&id, container, text));
+    IS(cd_context_object_with_id(&object, ctx, id), CD_REFERENTIAL_INTEGRITY);
+    cd_object_id_release(id);
+    snprintf(text, sizeof text, "x-coredata://%s/Person/p1", store);
+    OK(cd_container_object_id_from_uri(&id, container, text));
+    IS(cd_context_object_with_id(&object, ctx, id), CD_REFERENTIAL_INTEGRITY);
+    cd_object_id_release(id);
+    CHECK(object == NULL);
+}
+
 static void test_save_ids_and_fetch(cd_container *container, cd_context *ctx) {
     cd_object *item = NULL, *again = NULL;
     cd_object_id *id = NULL, *id2 = NULL;
@@ -504,6 +782,7 @@ static void test_save_ids_and_fetch(cd_container *container, cd_context *ctx) {
     IS(cd_container_object_id_from_uri(&id2, container, "x-coredata://nope/Item/p1"), CD_NOTFOUND);
     IS(cd_container_object_id_from_uri(&id2, container, NULL), CD_MISUSE);
     IS(cd_container_object_id_from_uri(&id2, NULL, uri), CD_MISUSE);
+    test_hostile_uris(container, ctx, uri);
     cd_string_free(uri);
     OK(cd_container_new_background_context(&bg, container));
     OK(cd_context_object_with_id(&again, bg, id));
@@ -884,6 +1163,8 @@ static void test_containers(void) {
     OK(cd_container_new_background_context(&other, memory));
 
     test_values(view);
+    test_hostile_values(view);
+    test_hostile_results(other);
     test_relationships(view, other);
     OK(cd_context_rollback(view));
     test_save_ids_and_fetch(container, view);

@@ -1,5 +1,5 @@
 import CCoreDataAPI
-import CoreDataC
+@testable import CoreDataC
 import Foundation
 import Testing
 
@@ -103,5 +103,108 @@ import Testing
             seen += 1
         }
         #expect(seen > 40)
+    }
+}
+
+/// Hostile input through the C API without a sanitizer: the library answers a status
+/// where it used to abort or change data silently.
+@Suite struct CAPIHostileInputTests {
+    static let harnessModel = CAPIStatusTests.root
+        .appendingPathComponent("Tests/CAPIHarness/Harness.xcdatamodeld").path
+
+    /// An in-memory container of the harness model, a background context and an Item.
+    final class Stack {
+        var container: OpaquePointer?
+        var context: OpaquePointer?
+        var item: OpaquePointer?
+
+        init(store: String? = nil) throws {
+            let flags = store == nil ? UInt32(CD_OPEN_IN_MEMORY.rawValue) : 0
+            try #require(cd_container_open(&container, CAPIHostileInputTests.harnessModel, store, flags) == 0,
+                         "\(String(cString: cd_last_error_message()))")
+            try #require(cd_container_new_background_context(&context, container) == 0)
+        }
+
+        func insertItem() throws -> OpaquePointer? {
+            var item: OpaquePointer?
+            try #require(cd_context_insert(&item, context, "Item") == 0)
+            try #require(cd_object_set_text(item, "name", "Item") == 0)
+            return item
+        }
+
+        deinit {
+            cd_context_release(context)
+            cd_container_release(container)
+        }
+    }
+
+    @Test("blob lengths no allocation can hold return CD_RANGE with a message")
+    func hugeBlobLengths() throws {
+        let stack = try Stack()
+        let item = try stack.insertItem()
+        defer { cd_object_release(item) }
+        let bytes: [UInt8] = [1, 2, 3]
+        var arguments: OpaquePointer?
+        #expect(cd_arguments_create(&arguments) == 0)
+        defer { cd_arguments_release(arguments) }
+        // size_t SIZE_MAX arrives as -1; Int.max / 2 fits an Int but no malloc.
+        for length in [-1, Int.min, Int.max, Int.max / 2] {
+            #expect(cd_object_set_blob(item, "photo", bytes, length) == Int32(CD_RANGE.rawValue), "length \(length)")
+            #expect(String(cString: cd_last_error_message()).contains("length"))
+            #expect(cd_arguments_add_blob(arguments, bytes, length) == Int32(CD_RANGE.rawValue), "length \(length)")
+        }
+        var isNull: Int32 = 0
+        #expect(cd_object_is_null(&isNull, item, "photo") == 0)
+        #expect(isNull == 1)
+    }
+
+    @Test("a transformable attribute reads and writes the bytes its transformer stores")
+    func transformableBytes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capi-transformable-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("store.sqlite").path
+        let tags = ["red", "green"] as NSArray
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: tags, requiringSecureCoding: false)
+        do {
+            let stack = try Stack(store: store)
+            let item = try stack.insertItem()
+            defer { cd_object_release(item) }
+            let status = archive.withUnsafeBytes { cd_object_set_blob(item, "tags", $0.baseAddress, $0.count) }
+            #expect(status == 0, "\(String(cString: cd_last_error_message()))")
+            #expect(cd_context_save(stack.context) == 0, "\(String(cString: cd_last_error_message()))")
+        }
+        let stack = try Stack(store: store)
+        var request: OpaquePointer?
+        var result: OpaquePointer?
+        var item: OpaquePointer?
+        #expect(cd_fetch_request_create(&request, "Item") == 0)
+        defer { cd_fetch_request_release(request) }
+        try #require(cd_context_fetch(&result, stack.context, request) == 0)
+        defer { cd_fetch_result_release(result) }
+        try #require(cd_fetch_result_object_at(&item, result, 0) == 0)
+        defer { cd_object_release(item) }
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        try #require(cd_object_get_blob(&bytes, &length, item, "tags") == 0, "\(String(cString: cd_last_error_message()))")
+        defer { cd_blob_free(bytes) }
+        let stored = Data(bytes: try #require(bytes), count: length)
+        let decoded = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, NSString.self], from: stored)
+        #expect(decoded as? NSArray == tags)
+    }
+}
+
+/// Text the C API cannot hand over whole: a Swift string holding a NUL character is
+/// refused (CD_TYPE) rather than cut short at the NUL by `strdup`.
+@Suite struct CAPITextTests {
+    @Test("text holding a NUL character is refused as CD_TYPE, not cut short")
+    func textWithNUL() throws {
+        #expect(throws: Never.self) { free(try ownedCString("before after")) }
+        do {
+            free(try ownedCString("before\u{0}after"))
+            Issue.record("a string with a NUL became a C string")
+        } catch let error as CAPIError {
+            #expect(error.status == Int32(CD_TYPE.rawValue))
+            #expect(error.message.contains("NUL character at byte 6"))
+        }
     }
 }
