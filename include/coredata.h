@@ -39,7 +39,8 @@
  *   thread: each call runs synchronously on the context's private queue (Core Data's
  *   `performAndWait`), so calls from several threads are serialised.
  * Objects, fetch results and to-many lists run their calls on the queue of the context
- * they came from, with the same rules. cd_context_perform_and_wait() runs a whole callback
+ * they came from, with the same rules: an object or result of the view context used from
+ * another thread returns #CD_MISUSE too. cd_context_perform_and_wait() runs a whole callback
  * on the queue, which is both faster and atomic with respect to other threads.
  *
  * ## Misuse never aborts
@@ -1124,7 +1125,10 @@ CD_API int cd_arguments_add_object_id(cd_arguments *arguments, const cd_object_i
 /** @} */
 
 /* ---------------------------------------------------------------------------------- */
-/** @name Fetch results */
+/** @name Fetch results
+ * Results of the view context belong to the main thread, as the context does: every call
+ * below (but the release) returns #CD_MISUSE from another thread.
+ */
 /** @{ */
 
 /**

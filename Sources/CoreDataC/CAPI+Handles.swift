@@ -149,11 +149,15 @@ final class ContextBox: CAPIHandle, @unchecked Sendable {
     /// belongs to the main thread: from any other thread it fails with CD_MISUSE rather
     /// than wait for a main queue that a C program never drains.
     func run<T>(_ body: () throws -> T) throws -> T {
-        if context.concurrencyType == .mainQueueConcurrencyType, !Thread.isMainThread {
-            throw CAPIError(.misuse, "The view context was used from a thread other than the main thread; use it from the main thread, or use cd_container_new_background_context().")
-        }
+        try checkMainThread(context.concurrencyType == .mainQueueConcurrencyType, "view context")
         return try context.performAndWait(body)
     }
+}
+
+/// CD_MISUSE when something of the view context (`what`) is used off the main thread.
+func checkMainThread(_ ofViewContext: Bool, _ what: StaticString) throws {
+    guard ofViewContext, !Thread.isMainThread else { return }
+    throw CAPIError(.misuse, "The \(what) was used from a thread other than the main thread; use it from the main thread, or use cd_container_new_background_context().")
 }
 
 /// `cd_object`: a managed object and (weakly) the context handle it came through.
@@ -217,10 +221,22 @@ final class ResultBox: CAPIHandle {
     }
     let rows: Rows
     weak var contextBox: ContextBox?
+    /// Whether the rows came from the view context, whose results belong to the main
+    /// thread as the context does (kept apart from `contextBox`, which may be released).
+    let ofViewContext: Bool
 
     init(rows: Rows, contextBox: ContextBox) {
         self.rows = rows
         self.contextBox = contextBox
+        ofViewContext = contextBox.context.concurrencyType == .mainQueueConcurrencyType
+    }
+
+    /// The results, checked for the thread: CD_MISUSE for results of the view context
+    /// read off the main thread, as the context's own calls answer.
+    static func checked(_ pointer: OpaquePointer?) throws -> ResultBox {
+        let box = try handle(pointer, as: ResultBox.self, "result")
+        try checkMainThread(box.ofViewContext, "result of the view context")
+        return box
     }
 
     var count: Int {

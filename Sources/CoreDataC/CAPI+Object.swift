@@ -24,7 +24,7 @@ import Foundation
     capi {
         let out = try requireOut(out)
         let box = try handle(object, as: ObjectBox.self, "object")
-        out.pointee = try ownedCString(box.object.entity.name ?? "")
+        out.pointee = try ownedCString(try box.run { $0.entity.name ?? "" })
     }
 }
 

@@ -11,7 +11,7 @@ import Foundation
 @c @implementation public func cd_fetch_result_count(_ out: UnsafeMutablePointer<Int>?, _ result: OpaquePointer?) -> Int32 {
     capi {
         let out = try requireOut(out)
-        out.pointee = try handle(result, as: ResultBox.self, "result").count
+        out.pointee = try ResultBox.checked(result).count
     }
 }
 
@@ -27,7 +27,7 @@ private func checkIndex(_ index: Int, _ box: ResultBox) throws {
 ) -> Int32 {
     capi {
         let out = try requireOut(out)
-        let box = try handle(result, as: ResultBox.self, "result")
+        let box = try ResultBox.checked(result)
         try checkIndex(index, box)
         guard case .objects(let objects) = box.rows else {
             throw CAPIError(.type, "These results are not objects (see cd_fetch_request_set_result_type).")
@@ -44,7 +44,7 @@ private func checkIndex(_ index: Int, _ box: ResultBox) throws {
 ) -> Int32 {
     capi {
         let out = try requireOut(out)
-        let box = try handle(result, as: ResultBox.self, "result")
+        let box = try ResultBox.checked(result)
         try checkIndex(index, box)
         switch box.rows {
         case .objectIDs(let ids):
@@ -74,7 +74,7 @@ private func exactInt64(_ number: NSNumber) throws -> Int64 {
 
 /// The value of `key` in a dictionary row (CD_NULL when absent).
 private func dictionaryValue(_ result: OpaquePointer?, _ index: Int, _ key: UnsafePointer<CChar>?) throws -> Any {
-    let box = try handle(result, as: ResultBox.self, "result")
+    let box = try ResultBox.checked(result)
     try checkIndex(index, box)
     guard case .dictionaries(let rows) = box.rows else {
         throw CAPIError(.type, "These results are not dictionaries (see cd_fetch_request_set_result_type).")
@@ -91,7 +91,7 @@ private func dictionaryValue(_ result: OpaquePointer?, _ index: Int, _ key: Unsa
 ) -> Int32 {
     capi {
         let out = try requireOut(out)
-        let box = try handle(result, as: ResultBox.self, "result")
+        let box = try ResultBox.checked(result)
         if case .count(let count) = box.rows {
             try checkIndex(index, box)
             guard key == nil else { throw CAPIError(.type, "A count result has no keys: pass NULL.") }

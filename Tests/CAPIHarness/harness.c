@@ -1081,21 +1081,45 @@ static void insert_in_perform(cd_context *ctx, void *payload) {
 struct thread_args {
     cd_context *view;
     cd_context *background;
+    cd_fetch_result *view_objects;     /* results of the view context */
+    cd_fetch_result *view_count;
+    cd_fetch_result *background_count; /* results of a background context */
+    cd_object *view_object;
     int view_status;
     int background_status;
+    int result_statuses[7];
+    int background_result_status;
+    size_t background_result_count;
 };
 
 static void *other_thread(void *raw) {
     struct thread_args *args = raw;
     struct perform_payload payload = {0, -1, NULL};
+    cd_object *object = NULL;
+    cd_object_id *id = NULL;
+    char *text = NULL;
+    size_t count = 0;
+    int64_t i = 0;
+    double d = 0;
     args->view_status = cd_context_save(args->view);
     args->background_status = cd_context_perform_and_wait(args->background, insert_in_perform, &payload);
     if (args->background_status == CD_OK) args->background_status = payload.status;
+    /* What the view context handed out belongs to the main thread too. */
+    args->result_statuses[0] = cd_fetch_result_count(&count, args->view_objects);
+    args->result_statuses[1] = cd_fetch_result_object_at(&object, args->view_objects, 0);
+    args->result_statuses[2] = cd_fetch_result_object_id_at(&id, args->view_objects, 0);
+    args->result_statuses[3] = cd_fetch_result_get_int64(&i, args->view_count, 0, NULL);
+    args->result_statuses[4] = cd_fetch_result_get_double(&d, args->view_count, 0, "x");
+    args->result_statuses[5] = cd_fetch_result_copy_text(&text, args->view_count, 0, "x");
+    args->result_statuses[6] = cd_object_copy_entity_name(&text, args->view_object);
+    args->background_result_status = cd_fetch_result_count(&args->background_result_count, args->background_count);
     return NULL;
 }
 
 static void test_threads(cd_container *container, cd_context *view) {
     cd_context *bg = NULL;
+    cd_fetch_request *request = NULL;
+    size_t count = 0, i;
     struct perform_payload payload = {0, -1, NULL};
     struct thread_args args;
     pthread_t thread;
@@ -1111,14 +1135,35 @@ static void test_threads(cd_container *container, cd_context *view) {
     CHECK(payload.calls == 2);
 
     /* The view context from another thread: CD_MISUSE; a background one: fine. */
+    memset(&args, 0, sizeof args);
     args.view = view;
     args.background = bg;
     args.view_status = -1;
     args.background_status = -1;
+    OK(cd_fetch_request_create(&request, "Item"));
+    OK(cd_context_fetch(&args.view_objects, view, request));
+    OK(cd_fetch_result_object_at(&args.view_object, args.view_objects, 0));
+    OK(cd_fetch_request_set_result_type(request, CD_RESULT_COUNT));
+    OK(cd_context_fetch(&args.view_count, view, request));
+    OK(cd_context_fetch(&args.background_count, bg, request));
     CHECK(pthread_create(&thread, NULL, other_thread, &args) == 0);
     CHECK(pthread_join(thread, NULL) == 0);
     CHECK(args.view_status == CD_MISUSE);
     CHECK(args.background_status == CD_OK);
+    for (i = 0; i < sizeof args.result_statuses / sizeof args.result_statuses[0]; i++) {
+        if (args.result_statuses[i] != CD_MISUSE)
+            fprintf(stderr, "view result call %zu from another thread: %d\n", i, args.result_statuses[i]);
+        CHECK(args.result_statuses[i] == CD_MISUSE);
+    }
+    CHECK(args.background_result_status == CD_OK && args.background_result_count == 1);
+    /* On the main thread, the same results answer. */
+    OK(cd_fetch_result_count(&count, args.view_objects));
+    CHECK(count > 0);
+    cd_object_release(args.view_object);
+    cd_fetch_result_release(args.view_objects);
+    cd_fetch_result_release(args.view_count);
+    cd_fetch_result_release(args.background_count);
+    cd_fetch_request_release(request);
     OK(cd_context_has_changes(&flag, bg));
     CHECK(flag == 1);
     OK(cd_context_rollback(bg));
