@@ -30,6 +30,19 @@ scratch=${CAPI_SCRATCH:-.build-capi-release}
 model=Sources/coredata-demo/DataModel.xcdatamodeld
 passed=0
 
+# An example given an unknown subcommand prints usage, exits non-zero and creates no store.
+reject_unknown_subcommand() {
+    local name=$1 status=0
+    shift
+    "$@" "$model" "$work/unknown/DataModel.sqlite" bogus > "$work/unknown.out" 2> "$work/unknown.err" || status=$?
+    if ((status == 0)) || ! grep -q "usage:" "$work/unknown.err" || ! grep -q "bogus" "$work/unknown.err" \
+        || [[ -e $work/unknown ]]; then
+        cat "$work/unknown.out" "$work/unknown.err"
+        echo "FAIL: the $name accepted the unknown subcommand 'bogus' (exit $status)"; exit 1
+    fi
+    echo "$name: 'bogus' rejected with usage (exit $status)"
+}
+
 echo "== install into $prefix"
 SCRATCH=$scratch bash scripts/install-capi.sh "$prefix"
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
@@ -94,6 +107,7 @@ grep -q "Deleted Bread." "$work/c1.log"
 grep -q "Shopping list (2):" "$work/c2.log" && grep -q "Milk x2" "$work/c2.log" \
     && grep -q "Eggs x12" "$work/c2.log" && ! grep -q "Bread" "$work/c2.log" \
     || { echo "FAIL: the second run does not show what the first one saved"; exit 1; }
+reject_unknown_subcommand "C example" "$work/shopping"
 passed=$((passed + 1))
 
 echo "== Python example (ctypes only)"
@@ -102,6 +116,7 @@ python3 examples/python/shopping.py "$model" "$work/py/DataModel.sqlite" list | 
 grep -q "Deleted Bread." "$work/p1.log"
 grep -q "Shopping list (2):" "$work/p2.log" && ! grep -q "Bread" "$work/p2.log" \
     || { echo "FAIL: the Python example's second run does not show what persisted"; exit 1; }
+reject_unknown_subcommand "Python example" python3 examples/python/shopping.py
 passed=$((passed + 1))
 
 echo "capi: $passed passed, 0 failed"
