@@ -195,7 +195,7 @@ typedef void (*cd_context_fn)(cd_context *ctx, void *payload);
 /** Flags for cd_container_open(). */
 enum cd_open_flags {
     CD_OPEN_DEFAULT = 0,            /**< Read-write SQLite store with lightweight migration. */
-    CD_OPEN_READ_ONLY = 1,          /**< Open the store read-only; saving fails. */
+    CD_OPEN_READ_ONLY = 1,          /**< Open the store read-only; saving fails. Not with #CD_OPEN_IN_MEMORY. */
     CD_OPEN_NO_MIGRATION = 2,       /**< Do not migrate a store of an older model version. */
     CD_OPEN_IN_MEMORY = 4           /**< An in-memory store; the store path is ignored. */
 };
@@ -354,9 +354,10 @@ CD_API void cd_blob_free(void *blob);
  * @param store_path the SQLite store file (created, with its directory, if missing); may
  *        be NULL with #CD_OPEN_IN_MEMORY
  * @param flags a combination of cd_open_flags
- * @return #CD_OK; #CD_MISUSE for a NULL argument or unknown flags; 260 or 259 for a
- *         missing or malformed model; a store error such as #CD_STORE_OPEN,
- *         #CD_STORE_INCOMPATIBLE_VERSION_HASH or #CD_MIGRATION
+ * @return #CD_OK; #CD_MISUSE for a NULL argument, an empty path, unknown flags or
+ *         #CD_OPEN_READ_ONLY with #CD_OPEN_IN_MEMORY; #CD_TYPE for a path that is not
+ *         UTF-8; 260 or 259 for a missing or malformed model; a store error such as
+ *         #CD_STORE_OPEN, #CD_STORE_INCOMPATIBLE_VERSION_HASH or #CD_MIGRATION
  */
 CD_API int cd_container_open(cd_container **out, const char *model_path,
                              const char *store_path, unsigned int flags);
@@ -414,9 +415,10 @@ CD_API int cd_container_object_id_from_uri(cd_object_id **out, cd_container *con
 /**
  * Loads a model file without opening a store.
  * @param[out] out receives the model (+1), to release with cd_model_release()
- * @param path a `.xcdatamodeld` bundle or `.xcdatamodel` directory; not NULL
+ * @param path a `.xcdatamodeld` bundle or `.xcdatamodel` directory; not NULL, not ""
  * @return #CD_OK; 260 or 259 for a missing or malformed file; #CD_VALIDATION for a
- *         model that is not valid; #CD_MISUSE
+ *         model that is not valid; #CD_MISUSE for NULL or ""; #CD_TYPE for a path that
+ *         is not UTF-8
  */
 CD_API int cd_model_load(cd_model **out, const char *path);
 

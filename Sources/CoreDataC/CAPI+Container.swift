@@ -13,12 +13,16 @@ private let knownOpenFlags = UInt32(CD_OPEN_READ_ONLY.rawValue | CD_OPEN_NO_MIGR
 ) -> Int32 {
     capi {
         let out = try requireOut(out)
-        let modelURL = URL(fileURLWithPath: try requireString(modelPath, "model_path"))
-        let storeText = try storePath.map { try utf8String($0, "store_path") }
+        let modelURL = URL(fileURLWithPath: try requirePath(modelPath, "model_path"))
         guard flags & ~knownOpenFlags == 0 else {
             throw CAPIError(.misuse, "Unknown cd_open_flags bits 0x\(String(flags & ~knownOpenFlags, radix: 16)).")
         }
         let inMemory = flags & UInt32(CD_OPEN_IN_MEMORY.rawValue) != 0
+        if inMemory && flags & UInt32(CD_OPEN_READ_ONLY.rawValue) != 0 {
+            throw CAPIError(.misuse, "CD_OPEN_READ_ONLY with CD_OPEN_IN_MEMORY: a new in-memory store is empty, and read-only it could never hold anything.")
+        }
+        // The store path is ignored for an in-memory store, but checked when given.
+        let storeText = try storePath.map { try requirePath($0, "store_path") }
         if !inMemory && storeText == nil {
             throw CAPIError(.misuse, "store_path is NULL (pass a path, or CD_OPEN_IN_MEMORY).")
         }

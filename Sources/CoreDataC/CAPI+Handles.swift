@@ -56,6 +56,14 @@ func requireString(_ pointer: UnsafePointer<CChar>?, _ name: StaticString) throw
     return try utf8String(pointer, name)
 }
 
+/// A file path argument: as `requireString`, and CD_MISUSE for "" (which
+/// `URL(fileURLWithPath:)` would take as the current directory).
+func requirePath(_ pointer: UnsafePointer<CChar>?, _ name: StaticString) throws -> String {
+    let path = try requireString(pointer, name)
+    guard !path.isEmpty else { throw CAPIError(.misuse, "\(name) is empty; pass a path.") }
+    return path
+}
+
 /// A non-NULL C string as a Swift string, or CD_TYPE naming the first byte that is not
 /// valid UTF-8.
 func utf8String(_ pointer: UnsafePointer<CChar>, _ name: StaticString) throws -> String {

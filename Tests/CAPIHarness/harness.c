@@ -1183,6 +1183,15 @@ static void test_containers(void) {
     IS(cd_container_open(&container, NULL, store_path, 0), CD_MISUSE);
     IS(cd_container_open(&container, model_path, NULL, 0), CD_MISUSE);
     IS(cd_container_open(&container, model_path, store_path, 0x100), CD_MISUSE);
+    /* "" is no path (URL(fileURLWithPath:) would take the current directory). */
+    IS(cd_container_open(&container, model_path, "", 0), CD_MISUSE);
+    CHECK(strstr(cd_last_error_message(), "store_path is empty") != NULL);
+    IS(cd_container_open(&container, "", store_path, 0), CD_MISUSE);
+    IS(cd_container_open(&container, model_path, "", CD_OPEN_IN_MEMORY), CD_MISUSE);
+    IS(cd_model_load(&model, ""), CD_MISUSE);
+    /* A read-only in-memory store could never hold anything (its saves used to succeed). */
+    IS(cd_container_open(&container, model_path, NULL, CD_OPEN_IN_MEMORY | CD_OPEN_READ_ONLY), CD_MISUSE);
+    CHECK(container == NULL && model == NULL);
     IS(cd_container_open(&container, "/nonexistent/Nope.xcdatamodeld", store_path, 0),
        CD_FILE_READ_NO_SUCH_FILE);
     CHECK(container == NULL);
