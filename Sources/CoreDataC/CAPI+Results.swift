@@ -72,6 +72,22 @@ private func exactInt64(_ number: NSNumber) throws -> Int64 {
     return exact
 }
 
+/// A date in ISO 8601, in UTC, with as many fractional digits as it has, to the
+/// microsecond ("2023-11-14T22:13:20.123456Z"): `ISO8601DateFormatter` alone drops the
+/// fraction, and with `.withFractionalSeconds` keeps milliseconds only.
+private func iso8601(_ date: Date) -> String {
+    var whole = date.timeIntervalSince1970.rounded(.down)
+    var micros = Int(((date.timeIntervalSince1970 - whole) * 1_000_000).rounded())
+    if micros == 1_000_000 { whole += 1; micros = 0 }
+    let formatter = ISO8601DateFormatter()
+    let base = formatter.string(from: Date(timeIntervalSince1970: whole))
+    guard micros > 0, base.hasSuffix("Z") else { return base }
+    var fraction = String(micros)
+    fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return base.dropLast() + "." + fraction + "Z"
+}
+
 /// The value of `key` in a dictionary row (CD_NULL when absent).
 private func dictionaryValue(_ result: OpaquePointer?, _ index: Int, _ key: UnsafePointer<CChar>?) throws -> Any {
     let box = try ResultBox.checked(result)
@@ -132,14 +148,17 @@ private func dictionaryValue(_ result: OpaquePointer?, _ index: Int, _ key: Unsa
         let text: String
         switch value {
         case let string as String: text = string
-        case let date as Date: text = ISO8601DateFormatter().string(from: date)
+        case let date as Date: text = iso8601(date)
         case let uuid as UUID: text = uuid.uuidString
         case let url as URL: text = url.absoluteString
         case let objectID as NSManagedObjectID: text = objectID.uriRepresentation().absoluteString
         case let data as Data: text = data.map { String(format: "%02x", $0) }.joined()
         case let decimal as Decimal: text = decimal.description
         case let number as NSNumber: text = number.stringValue
-        default: text = "\(value)"
+        default:
+            // No text form the header promises (a transformable's decoded value, say): a
+            // debug description would be text nobody can read back.
+            throw CAPIError(.type, "The value of \(key.flatMap { String(validatingCString: $0) } ?? "?") in row \(index) is \(type(of: value)), which has no text form; read it with the typed getters.")
         }
         out.pointee = try ownedCString(text)
     }

@@ -534,6 +534,7 @@ static void test_hostile_results(cd_context *ctx) {
         OK(cd_context_insert(&item, ctx, "Item"));
         OK(cd_object_set_text(item, "name", names[row]));
         OK(cd_object_set_double(item, "price", prices[row]));
+        OK(cd_object_set_date(item, "addedAt", row == 0 ? 1700000000.0 : 1700000000.123456));
         cd_object_release(item);
     }
     OK(cd_context_save(ctx));
@@ -541,6 +542,7 @@ static void test_hostile_results(cd_context *ctx) {
     OK(cd_fetch_request_set_result_type(request, CD_RESULT_DICTIONARIES));
     OK(cd_fetch_request_add_property(request, "name"));
     OK(cd_fetch_request_add_property(request, "price"));
+    OK(cd_fetch_request_add_property(request, "addedAt"));
     OK(cd_fetch_request_add_sort(request, "name", 1));
     OK(cd_context_fetch(&result, ctx, request));
     OK(cd_fetch_result_count(&count, result));
@@ -558,6 +560,13 @@ static void test_hostile_results(cd_context *ctx) {
     IS(cd_fetch_result_copy_text(NULL, result, 0, "price"), CD_MISUSE);
     IS(cd_fetch_result_copy_text(&text, result, 0, "pr\xFFice"), CD_TYPE);
     CHECK(text == NULL);
+    /* Dates as text keep their fraction of a second (to the microsecond). */
+    OK(cd_fetch_result_copy_text(&text, result, 0, "addedAt"));
+    CHECK(text != NULL && strcmp(text, "2023-11-14T22:13:20Z") == 0);
+    cd_string_free(text);
+    OK(cd_fetch_result_copy_text(&text, result, 1, "addedAt"));
+    CHECK(text != NULL && strcmp(text, "2023-11-14T22:13:20.123456Z") == 0);
+    cd_string_free(text);
     cd_fetch_result_release(result);
 
     /* Remove them again. */

@@ -190,6 +190,18 @@ import Testing
         let stored = Data(bytes: try #require(bytes), count: length)
         let decoded = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, NSString.self], from: stored)
         #expect(decoded as? NSArray == tags)
+
+        // As text, a decoded value has no form the header promises: CD_TYPE, not a debug
+        // description.
+        var rows: OpaquePointer?
+        #expect(cd_fetch_request_set_result_type(request, Int32(CD_RESULT_DICTIONARIES.rawValue)) == 0)
+        #expect(cd_fetch_request_add_property(request, "tags") == 0)
+        try #require(cd_context_fetch(&rows, stack.context, request) == 0, "\(String(cString: cd_last_error_message()))")
+        defer { cd_fetch_result_release(rows) }
+        var text: UnsafeMutablePointer<CChar>?
+        let status = cd_fetch_result_copy_text(&text, rows, 0, "tags")
+        defer { cd_string_free(text) }
+        #expect(status == Int32(CD_TYPE.rawValue), "\(text.map { String(cString: $0) } ?? String(cString: cd_last_error_message()))")
     }
 }
 
