@@ -931,7 +931,8 @@ CD_API int cd_object_copy_to_many(cd_fetch_result **out, cd_object *object, cons
 CD_API void cd_object_id_release(cd_object_id *object_id);
 
 /**
- * The ID's URI representation (`x-coredata://<store UUID>/<Entity>/p<n>`).
+ * The ID's URI representation (`x-coredata://<store UUID>/<Entity>/p<n>`). An ID handle
+ * keeps its URI and its identity (cd_object_id_equal()) after its container is released.
  * @param[out] out receives the URI (owned: free with cd_string_free())
  * @param object_id an ID; not NULL
  * @return #CD_OK, or #CD_MISUSE

@@ -195,10 +195,23 @@ final class ObjectBox: CAPIHandle {
 }
 
 /// `cd_object_id`: an immutable, thread-safe object ID.
+///
+/// An ID refers to its store weakly: once the container is released, the ID alone would
+/// answer a URI without its store ("x-coredata:///Item/p1") and compare equal to the same
+/// key of another store. The box keeps what identifies it, taken while the store lives.
 final class ObjectIDBox: CAPIHandle {
     override class var typeName: String { "cd_object_id" }
     let objectID: NSManagedObjectID
-    init(_ objectID: NSManagedObjectID) { self.objectID = objectID }
+    /// `objectID.uriRepresentation()`, as text.
+    let uri: String
+    /// The identifier of the ID's store (nil for a temporary ID).
+    let storeIdentifier: String?
+
+    init(_ objectID: NSManagedObjectID) {
+        self.objectID = objectID
+        uri = objectID.uriRepresentation().absoluteString
+        storeIdentifier = objectID.persistentStore?.identifier
+    }
 }
 
 /// `cd_fetch_request`: a request being configured (one thread at a time).

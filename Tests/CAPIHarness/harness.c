@@ -1180,13 +1180,54 @@ static void test_threads(cd_container *container, cd_context *view) {
     cd_context_release(bg);
 }
 
+/* The ID of a fresh in-memory store's first saved Item (its key is 1 in every such store). */
+static cd_object_id *first_item_id(void) {
+    cd_container *container = NULL;
+    cd_context *ctx = NULL;
+    cd_object *item = NULL;
+    cd_object_id *id = NULL;
+    OK(cd_container_open(&container, model_path, NULL, CD_OPEN_IN_MEMORY));
+    OK(cd_container_new_background_context(&ctx, container));
+    OK(cd_context_insert(&item, ctx, "Item"));
+    OK(cd_object_set_text(item, "name", "first"));
+    OK(cd_context_save(ctx));
+    OK(cd_object_copy_id(&id, item));
+    cd_object_release(item);
+    cd_context_release(ctx);
+    cd_container_release(container);
+    return id;
+}
+
+/* IDs of two stores, both released, with the same entity and key are still two IDs. */
+static void test_ids_of_released_stores(void) {
+    cd_object_id *a = first_item_id(), *b = first_item_id();
+    char *uri_a = NULL, *uri_b = NULL;
+    int same = -1;
+    OK(cd_object_id_copy_uri(&uri_a, a));
+    OK(cd_object_id_copy_uri(&uri_b, b));
+    CHECK(uri_a != NULL && uri_b != NULL && strcmp(uri_a, uri_b) != 0);
+    CHECK(uri_a != NULL && strstr(uri_a, "/Item/p1") != NULL && strncmp(uri_a, "x-coredata:///", 14) != 0);
+    OK(cd_object_id_equal(&same, a, b));
+    CHECK(same == 0);
+    OK(cd_object_id_equal(&same, a, a));
+    CHECK(same == 1);
+    cd_string_free(uri_a);
+    cd_string_free(uri_b);
+    cd_object_id_release(a);
+    cd_object_id_release(b);
+}
+
 static void test_containers(void) {
     cd_container *container = NULL, *memory = NULL, *again = NULL, *readonly = NULL;
     cd_context *view = NULL, *view2 = NULL, *other = NULL;
     cd_model *model = NULL;
     cd_object *item = NULL;
+    cd_object_id *id = NULL, *id2 = NULL;
     cd_fetch_request *request = NULL;
+    cd_fetch_result *result = NULL;
+    char *uri = NULL, *uri_after = NULL;
     size_t count = 0;
+    int flag = -1;
 
     IS(cd_container_open(NULL, model_path, store_path, 0), CD_MISUSE);
     IS(cd_container_open(&container, NULL, store_path, 0), CD_MISUSE);
@@ -1234,11 +1275,25 @@ static void test_containers(void) {
     test_context_lifecycle(container, view);
     test_threads(container, view);
 
+    /* An object ID outlives its container and keeps its URI (it used to lose the store). */
+    OK(cd_fetch_request_create(&request, "Item"));
+    OK(cd_fetch_request_set_result_type(request, CD_RESULT_OBJECT_IDS));
+    OK(cd_context_fetch(&result, view, request));
+    OK(cd_fetch_result_object_id_at(&id, result, 0));
+    cd_fetch_result_release(result);
+    cd_fetch_request_release(request);
+    request = NULL;
+    OK(cd_object_id_copy_uri(&uri, id));
+
     /* Handles keep what they need alive: release the container before its context. */
     cd_context_release(view);
     cd_container_release(container);
     cd_context_release(other);
     cd_container_release(memory);
+
+    OK(cd_object_id_copy_uri(&uri_after, id));
+    CHECK(strcmp(uri, uri_after) == 0);
+    cd_string_free(uri_after);
 
     /* What was saved is there when the store is opened again; read-only refuses saves. */
     OK(cd_container_open(&again, model_path, store_path, CD_OPEN_DEFAULT));
@@ -1246,6 +1301,17 @@ static void test_containers(void) {
     OK(cd_fetch_request_create(&request, "Item"));
     OK(cd_context_count(&count, view, request));
     CHECK(count == 3);
+    /* The old ID names a store instance that is gone; its URI finds the object again. */
+    IS(cd_context_object_with_id(&item, view, id), CD_REFERENTIAL_INTEGRITY);
+    OK(cd_container_object_id_from_uri(&id2, again, uri));
+    OK(cd_object_id_equal(&flag, id, id2));
+    CHECK(flag == 0);
+    OK(cd_context_object_with_id(&item, view, id2));
+    cd_object_release(item);
+    item = NULL;
+    cd_object_id_release(id2);
+    cd_object_id_release(id);
+    cd_string_free(uri);
     cd_context_release(view);
     cd_container_release(again);
 
@@ -1283,6 +1349,7 @@ int main(int argc, char **argv) {
     test_library_and_errors();
     test_model();
     test_containers();
+    test_ids_of_released_stores();
 
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
