@@ -1196,9 +1196,11 @@ CD_API int cd_fetch_result_get_double(double *out, const cd_fetch_result *result
 
 /**
  * A value of a row of a dictionaries fetch, as text: strings as they are, numbers in
- * decimal, dates as ISO 8601 in UTC with their fraction of a second to the microsecond
- * ("2023-11-14T22:13:20.5Z"), UUIDs in 8-4-4-4-12 form, object IDs as URIs, data as hex.
- * Other values (a transformable attribute's decoded value) have no text form: #CD_TYPE.
+ * decimal, dates as ISO 8601 in UTC and the proleptic Gregorian calendar with their
+ * fraction of a second to the microsecond ("2023-11-14T22:13:20.5Z"), UUIDs in 8-4-4-4-12
+ * form, object IDs as URIs, data as hex. Other values (a transformable attribute's decoded
+ * value) have no text form: #CD_TYPE; nor have dates outside the years 0000-9999:
+ * #CD_RANGE (read them with cd_fetch_result_get_double()).
  * @param[out] out receives the text (owned: free with cd_string_free())
  * @param result results; not NULL
  * @param index from 0 to the count - 1

@@ -72,20 +72,41 @@ private func exactInt64(_ number: NSNumber) throws -> Int64 {
     return exact
 }
 
-/// A date in ISO 8601, in UTC, with as many fractional digits as it has, to the
-/// microsecond ("2023-11-14T22:13:20.123456Z"): `ISO8601DateFormatter` alone drops the
-/// fraction, and with `.withFractionalSeconds` keeps milliseconds only.
-private func iso8601(_ date: Date) -> String {
-    var whole = date.timeIntervalSince1970.rounded(.down)
-    var micros = Int(((date.timeIntervalSince1970 - whole) * 1_000_000).rounded())
+/// A date in ISO 8601, in UTC and the proleptic Gregorian calendar, with as many
+/// fractional digits as it has, to the microsecond ("2023-11-14T22:13:20.123456Z").
+/// `ISO8601DateFormatter` drops the fraction (or keeps milliseconds), switches to the
+/// Julian calendar before 1582 and prints nonsense years for far dates; years outside
+/// 0000-9999, which ISO 8601 writes only by agreement, are CD_RANGE.
+func iso8601(_ date: Date) throws -> String {
+    let t = date.timeIntervalSince1970
+    var whole = t.rounded(.down)
+    var micros = Int(((t - whole) * 1_000_000).rounded())
     if micros == 1_000_000 { whole += 1; micros = 0 }
-    let formatter = ISO8601DateFormatter()
-    let base = formatter.string(from: Date(timeIntervalSince1970: whole))
-    guard micros > 0, base.hasSuffix("Z") else { return base }
-    var fraction = String(micros)
-    fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
-    while fraction.hasSuffix("0") { fraction.removeLast() }
-    return base.dropLast() + "." + fraction + "Z"
+    // 0000-01-01T00:00:00Z ..< 10000-01-01T00:00:00Z
+    guard whole >= -62_167_219_200, whole < 253_402_300_800 else {
+        throw CAPIError(.range, "The date \(t) s since 1970 is outside the years 0000-9999 of ISO 8601 text; read it with cd_fetch_result_get_double.")
+    }
+    let seconds = Int64(whole)
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let secondOfDay = seconds - days * 86_400
+    // Days since 1970-01-01 to a civil date (H. Hinnant's days_from_civil, inverted).
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    var text = String(format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", year, month, day,
+                      secondOfDay / 3_600, secondOfDay / 60 % 60, secondOfDay % 60)
+    if micros > 0 {
+        var fraction = String(format: "%06ld", micros)
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        text += "." + fraction
+    }
+    return text + "Z"
 }
 
 /// The value of `key` in a dictionary row (CD_NULL when absent).
@@ -148,7 +169,7 @@ private func dictionaryValue(_ result: OpaquePointer?, _ index: Int, _ key: Unsa
         let text: String
         switch value {
         case let string as String: text = string
-        case let date as Date: text = iso8601(date)
+        case let date as Date: text = try iso8601(date)
         case let uuid as UUID: text = uuid.uuidString
         case let url as URL: text = url.absoluteString
         case let objectID as NSManagedObjectID: text = objectID.uriRepresentation().absoluteString

@@ -520,8 +520,9 @@ static void test_hostile_values(cd_context *ctx) {
 
 /* Dictionary rows: an integer is read exactly or not at all. `ctx` has an empty store. */
 static void test_hostile_results(cd_context *ctx) {
-    const char *names[3] = {"a-whole", "b-half", "c-huge"};
-    const double prices[3] = {3.0, 2.5, 1e300};
+    const char *names[4] = {"a-whole", "b-half", "c-huge", "d-far"};
+    const double prices[4] = {3.0, 2.5, 1e300, 4.0};
+    const double dates[4] = {1700000000.0, 1700000000.123456, -62135596801.0, 1e300};
     cd_object *item = NULL;
     cd_fetch_request *request = NULL;
     cd_fetch_result *result = NULL;
@@ -530,11 +531,11 @@ static void test_hostile_results(cd_context *ctx) {
     int64_t i = -1;
     double d = 0;
 
-    for (row = 0; row < 3; row++) {
+    for (row = 0; row < 4; row++) {
         OK(cd_context_insert(&item, ctx, "Item"));
         OK(cd_object_set_text(item, "name", names[row]));
         OK(cd_object_set_double(item, "price", prices[row]));
-        OK(cd_object_set_date(item, "addedAt", row == 0 ? 1700000000.0 : 1700000000.123456));
+        OK(cd_object_set_date(item, "addedAt", dates[row]));
         cd_object_release(item);
     }
     OK(cd_context_save(ctx));
@@ -546,7 +547,7 @@ static void test_hostile_results(cd_context *ctx) {
     OK(cd_fetch_request_add_sort(request, "name", 1));
     OK(cd_context_fetch(&result, ctx, request));
     OK(cd_fetch_result_count(&count, result));
-    CHECK(count == 3);
+    CHECK(count == 4);
     OK(cd_fetch_result_get_int64(&i, result, 0, "price"));
     CHECK(i == 3);
     i = -1;
@@ -567,12 +568,21 @@ static void test_hostile_results(cd_context *ctx) {
     OK(cd_fetch_result_copy_text(&text, result, 1, "addedAt"));
     CHECK(text != NULL && strcmp(text, "2023-11-14T22:13:20.123456Z") == 0);
     cd_string_free(text);
+    /* ... in the proleptic Gregorian calendar, and only for years 0000-9999. */
+    OK(cd_fetch_result_copy_text(&text, result, 2, "addedAt"));
+    CHECK(text != NULL && strcmp(text, "0000-12-31T23:59:59Z") == 0);
+    cd_string_free(text);
+    text = NULL;
+    IS(cd_fetch_result_copy_text(&text, result, 3, "addedAt"), CD_RANGE);
+    CHECK(text == NULL);
+    OK(cd_fetch_result_get_double(&d, result, 3, "addedAt"));
+    CHECK(d == 1e300);
     cd_fetch_result_release(result);
 
     /* Remove them again. */
     OK(cd_fetch_request_set_result_type(request, CD_RESULT_OBJECTS));
     OK(cd_context_fetch(&result, ctx, request));
-    for (row = 0; row < 3; row++) {
+    for (row = 0; row < 4; row++) {
         OK(cd_fetch_result_object_at(&item, result, row));
         OK(cd_context_delete(ctx, item));
         cd_object_release(item);

@@ -220,3 +220,30 @@ import Testing
         }
     }
 }
+
+/// Dates as text (`cd_fetch_result_copy_text`): ISO 8601 in the proleptic Gregorian
+/// calendar, fractions kept, far years refused.
+@Suite struct CAPIDateTextTests {
+    @Test("dates print in ISO 8601 with their fraction, proleptic Gregorian, years 0000-9999")
+    func iso8601Text() throws {
+        let cases: [(Double, String)] = [
+            (0, "1970-01-01T00:00:00Z"),
+            (-1, "1969-12-31T23:59:59Z"),
+            (-0.5, "1969-12-31T23:59:59.5Z"),
+            (1_700_000_000, "2023-11-14T22:13:20Z"),
+            (1_700_000_000.123456, "2023-11-14T22:13:20.123456Z"),
+            (951_782_400, "2000-02-29T00:00:00Z"),
+            (-12_219_292_800, "1582-10-15T00:00:00Z"),
+            (-12_219_292_801, "1582-10-14T23:59:59Z"),
+            (-62_135_596_801, "0000-12-31T23:59:59Z"),
+            (-62_167_219_200, "0000-01-01T00:00:00Z"),
+            (253_402_300_799, "9999-12-31T23:59:59Z"),
+        ]
+        for (seconds, text) in cases {
+            #expect(try iso8601(Date(timeIntervalSince1970: seconds)) == text, "\(seconds)")
+        }
+        for seconds in [-62_167_219_201, 253_402_300_800, 1e300, -1e300] {
+            #expect(throws: CAPIError.self, "\(seconds)") { try iso8601(Date(timeIntervalSince1970: seconds)) }
+        }
+    }
+}
