@@ -64,7 +64,8 @@ let package = Package(
             name: "CoreDataTests",
             dependencies: ["CoreData"]
         ),
-        // Runs the C harness (Tests/CAPIHarness) and the examples through .ci/capi.sh.
+        // The C API called from Swift (status table, hostile input, text forms); the C harness
+        // of every function (Tests/CAPIHarness) runs under sanitizers in .ci/capi.sh.
         .testTarget(
             name: "CAPITests",
             dependencies: ["CoreDataC"]
