@@ -60,15 +60,24 @@ let package = Package(
             dependencies: ["CoreData", "CCoreDataSQLite"],
             exclude: ["README.md"]
         ),
+        // What the test targets share: the fixture files (models and stores written by
+        // Xcode and Apple's Core Data, each with its provenance in Fixtures/README.md),
+        // temporary folders removed when released, model builders and stacks.
+        .target(
+            name: "CoreDataTestSupport",
+            dependencies: ["CoreData", "CCoreDataSQLite"],
+            path: "Tests/CoreDataTestSupport",
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "CoreDataTests",
-            dependencies: ["CoreData"]
+            dependencies: ["CoreData", "CoreDataTestSupport"]
         ),
         // The C API called from Swift (status table, hostile input, text forms); the C harness
         // of every function (Tests/CAPIHarness) runs under sanitizers in .ci/capi.sh.
         .testTarget(
             name: "CAPITests",
-            dependencies: ["CoreDataC"]
+            dependencies: ["CoreDataC", "CoreDataTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import CCoreDataAPI
 @testable import CoreDataC
+import CoreDataTestSupport
 import Foundation
 import Testing
 
@@ -7,9 +8,7 @@ import Testing
 /// and a message instead of trapping. The full ABI coverage is the C harness
 /// (Tests/CAPIHarness, run by .ci/capi.sh under AddressSanitizer).
 @Suite struct CAPITests {
-    static let modelPath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/coredata-demo/DataModel.xcdatamodeld").path
+    static let modelPath = Repository.demoModel.path
 
     @Test("NULL handles return CD_MISUSE with a message")
     func nullHandles() {
@@ -51,8 +50,7 @@ import Testing
 /// `cd_status_string`, no other code has one, and every Core Data error code the Swift API
 /// can throw is in the enum (the library returns only listed codes).
 @Suite struct CAPIStatusTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
 
     /// The enumerators of `cd_status` in include/coredata.h, by name.
     static func headerStatuses() throws -> [String: Int32] {
@@ -160,9 +158,9 @@ import Testing
 
     @Test("a transformable attribute reads and writes the bytes its transformer stores")
     func transformableBytes() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capi-transformable-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = folder.appendingPathComponent("store.sqlite").path
+        let folder = try TemporaryDirectory()
+        defer { withExtendedLifetime(folder) {} }
+        let store = folder.file("store.sqlite").path
         let tags = ["red", "green"] as NSArray
         let archive = try NSKeyedArchiver.archivedData(withRootObject: tags, requiringSecureCoding: false)
         do {
