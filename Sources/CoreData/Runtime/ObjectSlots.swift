@@ -10,11 +10,13 @@ struct ObjectSlots: ~Copyable {
 
     /// A fault: no values until it fires.
     init(faultOf layout: RuntimeLayout) {
+        _ = RuntimeBridge.referencesRetained
         handle = cdr_object_create(layout.handle, nil)!
     }
 
     /// A realized object with every slot NULL (an inserted object).
     init(realizedOf layout: RuntimeLayout) {
+        _ = RuntimeBridge.referencesRetained
         handle = cdr_object_create_realized(layout.handle, nil)!
     }
 

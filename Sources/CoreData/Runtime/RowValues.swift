@@ -11,6 +11,7 @@ struct RowValues: ~Copyable {
 
     /// A row of `count` NULL values.
     init(count: Int32) {
+        _ = RuntimeBridge.referencesRetained
         handle = cdr_row_create(max(0, count))!
     }
 

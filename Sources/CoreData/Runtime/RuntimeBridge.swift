@@ -12,12 +12,18 @@ enum RuntimeBridge {
     /// slots were filled (false leaves the object a fault).
     typealias Fulfil = @convention(c) (UnsafeMutableRawPointer) -> Bool
 
-    /// Installs the callbacks. Call once (later calls replace the fulfil function).
-    static func install(fulfil: Fulfil) {
+    /// Makes the runtime retain and release the Swift objects its slots hold. Touched by
+    /// every slot block and row before it takes a reference.
+    static let referencesRetained: Bool = {
         cdr_set_reference_callbacks(
             { pointer in if let pointer { _ = Unmanaged<AnyObject>.fromOpaque(pointer).retain() } },
             { pointer in if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() } }
         )
+        return true
+    }()
+
+    /// Installs the fulfil function. Call once (later calls replace it).
+    static func install(fulfil: Fulfil) {
         cdr_set_fulfil_callback({ _, owner, info in
             guard let owner, let info else { return 1 }
             let fulfil = unsafeBitCast(info, to: Fulfil.self)

@@ -36,6 +36,23 @@ import CoreDataTestSupport
         #expect(tags.first?.value(forKey: "label") as? String == "dairy")
     }
 
+    @Test("a string with NUL characters is saved and read back whole, through a fresh coordinator")
+    func embeddedNULs() throws {
+        let stack = try TestStack(storeType: NSSQLiteStoreType)
+        let item = stack.insertItem("a\u{0}b\u{0}c")
+        try stack.context.save()
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: stack.model)
+        try coordinator.addPersistentStore(type: .sqlite, at: stack.directory.appendingPathComponent("Test.sqlite"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let id = try #require(coordinator.managedObjectID(forURIRepresentation: item.objectID.uriRepresentation()))
+        let reread = try context.existingObject(with: id)
+        #expect(reread.value(forKey: "name") as? String == "a\u{0}b\u{0}c")
+        let request = NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem")
+        request.predicate = NSPredicate(format: "name == %@", "a\u{0}b\u{0}c")
+        #expect(try context.fetch(request).count == 1)
+    }
+
     @Test("the file has Core Data's layout: Z_ tables, Z_PK/Z_ENT/Z_OPT, dates in seconds since 2001")
     func fileLayout() throws {
         let stack = try TestStack(storeType: NSSQLiteStoreType)
