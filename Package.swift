@@ -7,12 +7,15 @@ let package = Package(
     products: [
         .library(name: "CoreData", targets: ["CoreData"]),
         .executable(name: "coredata-demo", targets: ["coredata-demo"]),
-        .executable(name: "coredata", targets: ["coredata"]),
-        // The C API: include/coredata.h over a shared library. The product cannot be named
-        // "coredata" (the command-line tool's product has that name), so SwiftPM builds
-        // libCoreDataC.so; scripts/install-capi.sh links it with the soname libcoredata.so
-        // and installs it under that name.
-        .library(name: "CoreDataC", type: .dynamic, targets: ["CoreDataC"]),
+        // The command-line tool. SwiftPM allows one product per name, and "coredata" belongs
+        // to the C library below, so the tool's product is "coredata-cli" (`swift run
+        // coredata-cli model ...`); it still calls itself `coredata` in its usage text, the
+        // name to install it under (see README "Command-line tool").
+        .executable(name: "coredata-cli", targets: ["coredata-cli"]),
+        // The C API: include/coredata.h over a shared library. The product's name gives the
+        // file its name: `swift build --product coredata` makes libcoredata.so, the library
+        // that `-lcoredata` and coredata.pc expect. scripts/install-capi.sh installs it.
+        .library(name: "coredata", type: .dynamic, targets: ["CoreDataC"]),
         .executable(name: "coredata-bench", targets: ["coredata-bench"]),
     ],
     dependencies: [
@@ -55,21 +58,31 @@ let package = Package(
             dependencies: ["CoreData"],
             resources: [.copy("DataModel.xcdatamodeld")]
         ),
-        .executableTarget(name: "coredata", dependencies: ["CoreData"]),
+        .executableTarget(name: "coredata-cli", dependencies: ["CoreData"]),
         // Our stack against raw SQLite, same work, same process (README "Performance").
         .executableTarget(
             name: "coredata-bench",
             dependencies: ["CoreData", "CCoreDataSQLite"],
             exclude: ["README.md"]
         ),
+        // What the test targets share: the fixture files (models and stores written by
+        // Xcode and Apple's Core Data, each with its provenance in Fixtures/README.md),
+        // temporary folders removed when released, model builders and stacks.
+        .target(
+            name: "CoreDataTestSupport",
+            dependencies: ["CoreData", "CCoreDataSQLite"],
+            path: "Tests/CoreDataTestSupport",
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "CoreDataTests",
-            dependencies: ["CoreData"]
+            dependencies: ["CoreData", "CoreDataTestSupport"]
         ),
-        // Runs the C harness (Tests/CAPIHarness) and the examples through .ci/capi.sh.
+        // The C API called from Swift (status table, hostile input, text forms); the C harness
+        // of every function (Tests/CAPIHarness) runs under sanitizers in .ci/capi.sh.
         .testTarget(
             name: "CAPITests",
-            dependencies: ["CoreDataC"]
+            dependencies: ["CoreDataC", "CoreDataTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -30,6 +30,19 @@ scratch=${CAPI_SCRATCH:-.build-capi-release}
 model=Sources/coredata-demo/DataModel.xcdatamodeld
 passed=0
 
+# An example given an unknown subcommand prints usage, exits non-zero and creates no store.
+reject_unknown_subcommand() {
+    local name=$1 status=0
+    shift
+    "$@" "$model" "$work/unknown/DataModel.sqlite" bogus > "$work/unknown.out" 2> "$work/unknown.err" || status=$?
+    if ((status == 0)) || ! grep -q "usage:" "$work/unknown.err" || ! grep -q "bogus" "$work/unknown.err" \
+        || [[ -e $work/unknown ]]; then
+        cat "$work/unknown.out" "$work/unknown.err"
+        echo "FAIL: the $name accepted the unknown subcommand 'bogus' (exit $status)"; exit 1
+    fi
+    echo "$name: 'bogus' rejected with usage (exit $status)"
+}
+
 echo "== install into $prefix"
 SCRATCH=$scratch bash scripts/install-capi.sh "$prefix"
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
@@ -67,14 +80,22 @@ echo "== C harness (every function) under AddressSanitizer + LeakSanitizer"
 for function in $(sed -n 's/^CD_API [^(]*[ *]\(cd_[a-z0-9_]*\)(.*/\1/p' include/coredata.h); do
     grep -q "\\b$function(" Tests/CAPIHarness/harness.c || { echo "FAIL: the harness never calls $function"; exit 1; }
 done
+# Its status table (each status has a text of its own; every status returned is listed)
+# must hold every value of the cd_status enum.
+for status in $(sed -n '/^typedef enum cd_status {/,/} cd_status;/s/^ *\(CD_[A-Z0-9_]*\) = .*/\1/p' include/coredata.h); do
+    grep -q "\\b$status\\b," Tests/CAPIHarness/harness.c || { echo "FAIL: the harness's status table lacks $status"; exit 1; }
+done
 gcc -std=c99 $cflags -g -fsanitize=address -fno-omit-frame-pointer \
     $(pkg-config --cflags coredata) Tests/CAPIHarness/harness.c -o "$work/harness" -pthread \
     $(pkg-config --libs coredata)
 mkdir -p "$work/harness-data"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$work/harness" \
+# allocator_may_return_null: the harness asks for lengths no allocation can hold, and
+# checks that the library answers CD_RANGE when malloc fails (ASan would abort instead).
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:allocator_may_return_null=1 \
+LSAN_OPTIONS=suppressions=$PWD/Tests/CAPIHarness/lsan.supp:print_suppressions=0 "$work/harness" \
     Tests/CAPIHarness/Harness.xcdatamodeld "$work/harness-data" > "$work/harness.log" 2>&1 || {
     cat "$work/harness.log"; echo "FAIL: harness (or a sanitizer report)"; exit 1; }
-if grep -q "Sanitizer" "$work/harness.log"; then cat "$work/harness.log"; exit 1; fi
+if grep -Eq "(ERROR|SUMMARY): [A-Za-z]+Sanitizer" "$work/harness.log"; then cat "$work/harness.log"; exit 1; fi
 tail -1 "$work/harness.log"
 passed=$((passed + 1))
 
@@ -86,6 +107,7 @@ grep -q "Deleted Bread." "$work/c1.log"
 grep -q "Shopping list (2):" "$work/c2.log" && grep -q "Milk x2" "$work/c2.log" \
     && grep -q "Eggs x12" "$work/c2.log" && ! grep -q "Bread" "$work/c2.log" \
     || { echo "FAIL: the second run does not show what the first one saved"; exit 1; }
+reject_unknown_subcommand "C example" "$work/shopping"
 passed=$((passed + 1))
 
 echo "== Python example (ctypes only)"
@@ -94,6 +116,7 @@ python3 examples/python/shopping.py "$model" "$work/py/DataModel.sqlite" list | 
 grep -q "Deleted Bread." "$work/p1.log"
 grep -q "Shopping list (2):" "$work/p2.log" && ! grep -q "Bread" "$work/p2.log" \
     || { echo "FAIL: the Python example's second run does not show what persisted"; exit 1; }
+reject_unknown_subcommand "Python example" python3 examples/python/shopping.py
 passed=$((passed + 1))
 
 echo "capi: $passed passed, 0 failed"

@@ -21,7 +21,12 @@
  *   its type's release function. Strings and blobs the caller owns are freed with
  *   cd_string_free() and cd_blob_free() only. `const char *` results marked "borrowed"
  *   live as long as the handle they came from.
- * - Strings in and out are UTF-8 and NUL-terminated.
+ * - Strings in and out are UTF-8 and NUL-terminated. A `const char *` argument that is not
+ *   valid UTF-8 (a key, an entity name, a path, a text value, a predicate format) returns
+ *   #CD_TYPE and changes nothing; text holding a NUL character cannot be returned as a C
+ *   string and reads as #CD_TYPE.
+ * - Lengths and indexes are `size_t`; one above `PTRDIFF_MAX` (such as `SIZE_MAX`, or a
+ *   negative number cast to `size_t`) returns #CD_RANGE.
  * - Dates are seconds since 1970-01-01 00:00:00 UTC (Unix time) as `double`; UUIDs are 16
  *   bytes in network order; decimals are text ("12.50").
  *
@@ -34,13 +39,18 @@
  *   thread: each call runs synchronously on the context's private queue (Core Data's
  *   `performAndWait`), so calls from several threads are serialised.
  * Objects, fetch results and to-many lists run their calls on the queue of the context
- * they came from, with the same rules. cd_context_perform_and_wait() runs a whole callback
+ * they came from, with the same rules: an object or result of the view context used from
+ * another thread returns #CD_MISUSE too. cd_context_perform_and_wait() runs a whole callback
  * on the queue, which is both faster and atomic with respect to other threads.
  *
  * ## Misuse never aborts
- * NULL handles, unknown entities or keys, values of the wrong type, malformed predicates,
- * objects whose context was released and calls from the wrong thread all return a status
- * (#CD_MISUSE, #CD_NOTFOUND, #CD_TYPE, ...) with a message; no call aborts the process.
+ * NULL handles, unknown entities or keys, values of the wrong type, text that is not
+ * UTF-8, lengths no allocation can hold, malformed predicates, objects whose context was
+ * released and calls from the wrong thread all return a status (#CD_MISUSE, #CD_NOTFOUND,
+ * #CD_TYPE, #CD_RANGE, ...) with a message; no call aborts the process. No call changes a
+ * value silently either: a value the attribute or store cannot keep exactly (NaN, a double
+ * beyond a float's range, a decimal of more than 38 digits, text that is not a URI for a
+ * URI attribute) returns a status instead.
  * (Using a handle after releasing it is undefined behaviour, as with any C API.)
  */
 #ifndef COREDATA_H
@@ -70,9 +80,11 @@ extern "C" {
 
 /**
  * Status codes. 0 is success; 1-255 are the API's own codes; 256 and above are the codes
- * of `NSError`s in `NSCocoaErrorDomain`: Foundation's file codes (256-640) and Core Data's
- * codes (1550-134200), the same numbers the Swift API throws. Codes not listed here can
- * occur; cd_status_string() describes every code.
+ * of `NSError`s in `NSCocoaErrorDomain`: Foundation's file codes (256-642), key-value
+ * coding and formatting (1024, 2048, 3072) and Core Data's codes (1550-134200), the same
+ * numbers the Swift API throws. Every status a call returns is listed here: an
+ * `NSCocoaErrorDomain` error whose code is not listed returns #CD_ERROR, with the code in
+ * the message. cd_status_string() has a text of its own for each.
  */
 typedef enum cd_status {
     CD_OK = 0,              /**< Success. */
@@ -80,29 +92,75 @@ typedef enum cd_status {
     CD_MISUSE = 2,          /**< The API was used wrongly: NULL handle, wrong thread, released context. */
     CD_NOMEM = 3,           /**< Out of memory. */
     CD_NOTFOUND = 4,        /**< No such entity, key, object, file or index. */
-    CD_TYPE = 5,            /**< The value's type does not fit the attribute or result. */
-    CD_RANGE = 6,           /**< The value or index is out of range. */
+    CD_TYPE = 5,            /**< The value's type does not fit the attribute or result, or text is not valid UTF-8. */
+    CD_RANGE = 6,           /**< The value, length or index is out of range. */
     CD_NULL = 7,            /**< The value is null (nil); nothing was written to the output. */
     CD_UNSUPPORTED = 8,     /**< Not available here, or not enabled (undo). */
+    CD_FILE_READ_UNKNOWN = 256,              /**< NSFileReadUnknownError. */
+    CD_FILE_READ_NO_PERMISSION = 257,        /**< NSFileReadNoPermissionError. */
+    CD_FILE_READ_INVALID_FILE_NAME = 258,    /**< NSFileReadInvalidFileNameError. */
+    CD_FILE_READ_CORRUPT_FILE = 259,         /**< NSFileReadCorruptFileError: the model or store file does not parse. */
     CD_FILE_READ_NO_SUCH_FILE = 260,         /**< NSFileReadNoSuchFileError: no model file at the path. */
-    CD_FILE_READ_CORRUPT_FILE = 259,         /**< NSFileReadCorruptFileError: the model file does not parse. */
+    CD_FILE_READ_INAPPLICABLE_STRING_ENCODING = 261, /**< NSFileReadInapplicableStringEncodingError. */
+    CD_FILE_READ_UNSUPPORTED_SCHEME = 262,   /**< NSFileReadUnsupportedSchemeError. */
+    CD_FILE_READ_TOO_LARGE = 263,            /**< NSFileReadTooLargeError. */
+    CD_FILE_READ_UNKNOWN_STRING_ENCODING = 264, /**< NSFileReadUnknownStringEncodingError. */
+    CD_FILE_WRITE_UNKNOWN = 512,             /**< NSFileWriteUnknownError. */
+    CD_FILE_WRITE_NO_PERMISSION = 513,       /**< NSFileWriteNoPermissionError. */
+    CD_FILE_WRITE_INVALID_FILE_NAME = 514,   /**< NSFileWriteInvalidFileNameError. */
+    CD_FILE_WRITE_FILE_EXISTS = 516,         /**< NSFileWriteFileExistsError. */
+    CD_FILE_WRITE_INAPPLICABLE_STRING_ENCODING = 517, /**< NSFileWriteInapplicableStringEncodingError. */
+    CD_FILE_WRITE_UNSUPPORTED_SCHEME = 518,  /**< NSFileWriteUnsupportedSchemeError. */
+    CD_FILE_WRITE_OUT_OF_SPACE = 640,        /**< NSFileWriteOutOfSpaceError. */
+    CD_FILE_WRITE_VOLUME_READ_ONLY = 642,    /**< NSFileWriteVolumeReadOnlyError. */
+    CD_KEY_VALUE_VALIDATION = 1024,          /**< NSKeyValueValidationError: a predicate names a key the objects lack. */
     CD_VALIDATION = 1550,                    /**< NSManagedObjectValidationError. */
+    CD_CONSTRAINT_VALIDATION = 1551,         /**< NSManagedObjectConstraintValidationError. */
     CD_VALIDATION_MULTIPLE_ERRORS = 1560,    /**< NSValidationMultipleErrorsError. */
     CD_VALIDATION_MISSING_MANDATORY_PROPERTY = 1570, /**< NSValidationMissingMandatoryPropertyError. */
+    CD_VALIDATION_RELATIONSHIP_LACKS_MINIMUM_COUNT = 1580, /**< NSValidationRelationshipLacksMinimumCountError. */
+    CD_VALIDATION_RELATIONSHIP_EXCEEDS_MAXIMUM_COUNT = 1590, /**< NSValidationRelationshipExceedsMaximumCountError. */
     CD_VALIDATION_RELATIONSHIP_DENIED_DELETE = 1600, /**< NSValidationRelationshipDeniedDeleteError. */
-    CD_FORMATTING = 2048,                    /**< NSFormattingError: a malformed predicate format. */
+    CD_VALIDATION_NUMBER_TOO_LARGE = 1610,   /**< NSValidationNumberTooLargeError. */
+    CD_VALIDATION_NUMBER_TOO_SMALL = 1620,   /**< NSValidationNumberTooSmallError. */
+    CD_VALIDATION_DATE_TOO_LATE = 1630,      /**< NSValidationDateTooLateError. */
+    CD_VALIDATION_DATE_TOO_SOON = 1640,      /**< NSValidationDateTooSoonError. */
+    CD_VALIDATION_INVALID_DATE = 1650,       /**< NSValidationInvalidDateError. */
+    CD_VALIDATION_STRING_TOO_LONG = 1660,    /**< NSValidationStringTooLongError. */
+    CD_VALIDATION_STRING_TOO_SHORT = 1670,   /**< NSValidationStringTooShortError. */
+    CD_VALIDATION_STRING_PATTERN_MATCHING = 1680, /**< NSValidationStringPatternMatchingError. */
+    CD_VALIDATION_INVALID_URI = 1690,        /**< NSValidationInvalidURIError. */
+    CD_FORMATTING = 2048,                    /**< NSFormattingError: a malformed predicate format, or one that cannot be evaluated. */
+    CD_USER_CANCELLED = 3072,                /**< NSUserCancelledError. */
+    CD_CONTEXT_LOCKING = 132000,             /**< NSManagedObjectContextLockingError. */
+    CD_COORDINATOR_LOCKING = 132010,         /**< NSPersistentStoreCoordinatorLockingError. */
     CD_REFERENTIAL_INTEGRITY = 133000,       /**< NSManagedObjectReferentialIntegrityError: the object is gone. */
     CD_EXTERNAL_RELATIONSHIP = 133010,       /**< NSManagedObjectExternalRelationshipError. */
     CD_MERGE = 133020,                       /**< NSManagedObjectMergeError. */
     CD_CONSTRAINT_MERGE = 133021,            /**< NSManagedObjectConstraintMergeError. */
     CD_STORE_INVALID_TYPE = 134000,          /**< NSPersistentStoreInvalidTypeError. */
+    CD_STORE_TYPE_MISMATCH = 134010,         /**< NSPersistentStoreTypeMismatchError. */
+    CD_STORE_INCOMPATIBLE_SCHEMA = 134020,   /**< NSPersistentStoreIncompatibleSchemaError. */
     CD_STORE_SAVE = 134030,                  /**< NSPersistentStoreSaveError. */
+    CD_STORE_INCOMPLETE_SAVE = 134040,       /**< NSPersistentStoreIncompleteSaveError. */
+    CD_STORE_SAVE_CONFLICTS = 134050,        /**< NSPersistentStoreSaveConflictsError. */
     CD_CORE_DATA = 134060,                   /**< NSCoreDataError. */
     CD_STORE_OPERATION = 134070,             /**< NSPersistentStoreOperationError. */
     CD_STORE_OPEN = 134080,                  /**< NSPersistentStoreOpenError. */
+    CD_STORE_TIMEOUT = 134090,               /**< NSPersistentStoreTimeoutError: the store is locked by another connection. */
+    CD_STORE_UNSUPPORTED_REQUEST_TYPE = 134091, /**< NSPersistentStoreUnsupportedRequestTypeError. */
     CD_STORE_INCOMPATIBLE_VERSION_HASH = 134100, /**< NSPersistentStoreIncompatibleVersionHashError. */
     CD_MIGRATION = 134110,                   /**< NSMigrationError. */
-    CD_SQLITE = 134180                       /**< NSSQLiteError. */
+    CD_MIGRATION_CONSTRAINT_VIOLATION = 134111, /**< NSMigrationConstraintViolationError. */
+    CD_MIGRATION_CANCELLED = 134120,         /**< NSMigrationCancelledError. */
+    CD_MIGRATION_MISSING_SOURCE_MODEL = 134130, /**< NSMigrationMissingSourceModelError. */
+    CD_MIGRATION_MISSING_MAPPING_MODEL = 134140, /**< NSMigrationMissingMappingModelError. */
+    CD_MIGRATION_MANAGER_SOURCE_STORE = 134150, /**< NSMigrationManagerSourceStoreError. */
+    CD_MIGRATION_MANAGER_DESTINATION_STORE = 134160, /**< NSMigrationManagerDestinationStoreError. */
+    CD_ENTITY_MIGRATION_POLICY = 134170,     /**< NSEntityMigrationPolicyError. */
+    CD_SQLITE = 134180,                      /**< NSSQLiteError. */
+    CD_INFERRED_MAPPING_MODEL = 134190,      /**< NSInferredMappingModelError. */
+    CD_EXTERNAL_RECORD_IMPORT = 134200       /**< NSExternalRecordImportError. */
 } cd_status;
 
 /** @} */
@@ -137,7 +195,7 @@ typedef void (*cd_context_fn)(cd_context *ctx, void *payload);
 /** Flags for cd_container_open(). */
 enum cd_open_flags {
     CD_OPEN_DEFAULT = 0,            /**< Read-write SQLite store with lightweight migration. */
-    CD_OPEN_READ_ONLY = 1,          /**< Open the store read-only; saving fails. */
+    CD_OPEN_READ_ONLY = 1,          /**< Open the store read-only; saving fails. Not with #CD_OPEN_IN_MEMORY. */
     CD_OPEN_NO_MIGRATION = 2,       /**< Do not migrate a store of an older model version. */
     CD_OPEN_IN_MEMORY = 4           /**< An in-memory store; the store path is ignored. */
 };
@@ -212,7 +270,9 @@ CD_API const char *cd_libversion(void);
 CD_API const char *cd_status_string(int status);
 
 /**
- * The message of the last failure on the calling thread.
+ * The message of the last failure on the calling thread. Reading it (and
+ * cd_last_error_code(), cd_last_error_copy(), cd_status_string(), the cd_error_
+ * accessors) leaves it as it is.
  * @return borrowed text, valid until the next cd_ call on this thread; "" after a
  *         success; never NULL
  */
@@ -225,10 +285,11 @@ CD_API const char *cd_last_error_message(void);
 CD_API int cd_last_error_code(void);
 
 /**
- * Copies the details of the last failure on the calling thread.
+ * Copies the details of the last failure on the calling thread, leaving them in place.
  * @param[out] out receives a new error handle (+1), to release with cd_error_release()
  * @return #CD_OK (also when the last call succeeded: the copy then has code #CD_OK), or
- *         #CD_MISUSE if @p out is NULL
+ *         #CD_MISUSE if @p out is NULL, which then becomes the last failure, with a
+ *         message
  */
 CD_API int cd_last_error_copy(cd_error **out);
 
@@ -293,9 +354,10 @@ CD_API void cd_blob_free(void *blob);
  * @param store_path the SQLite store file (created, with its directory, if missing); may
  *        be NULL with #CD_OPEN_IN_MEMORY
  * @param flags a combination of cd_open_flags
- * @return #CD_OK; #CD_MISUSE for a NULL argument or unknown flags; 260 or 259 for a
- *         missing or malformed model; a store error such as #CD_STORE_OPEN,
- *         #CD_STORE_INCOMPATIBLE_VERSION_HASH or #CD_MIGRATION
+ * @return #CD_OK; #CD_MISUSE for a NULL argument, an empty path, unknown flags or
+ *         #CD_OPEN_READ_ONLY with #CD_OPEN_IN_MEMORY; #CD_TYPE for a path that is not
+ *         UTF-8; 260 or 259 for a missing or malformed model; a store error such as
+ *         #CD_STORE_OPEN, #CD_STORE_INCOMPATIBLE_VERSION_HASH or #CD_MIGRATION
  */
 CD_API int cd_container_open(cd_container **out, const char *model_path,
                              const char *store_path, unsigned int flags);
@@ -336,7 +398,10 @@ CD_API int cd_container_copy_model(cd_model **out, cd_container *container);
  * @param[out] out receives the ID (+1), to release with cd_object_id_release()
  * @param container the container whose store the ID belongs to; not NULL
  * @param uri a URI from cd_object_id_copy_uri(); not NULL
- * @return #CD_OK; #CD_NOTFOUND if no store or entity of the container matches; #CD_MISUSE
+ * @return #CD_OK; #CD_TYPE for text that is not a URI, or not of the form
+ *         `x-coredata://<store>/<Entity>/p<n>` (or `.../t<UUID>`); #CD_NOTFOUND if no
+ *         store, entity or primary key of the container matches, and for a temporary ID;
+ *         #CD_MISUSE
  */
 CD_API int cd_container_object_id_from_uri(cd_object_id **out, cd_container *container,
                                             const char *uri);
@@ -350,9 +415,10 @@ CD_API int cd_container_object_id_from_uri(cd_object_id **out, cd_container *con
 /**
  * Loads a model file without opening a store.
  * @param[out] out receives the model (+1), to release with cd_model_release()
- * @param path a `.xcdatamodeld` bundle or `.xcdatamodel` directory; not NULL
+ * @param path a `.xcdatamodeld` bundle or `.xcdatamodel` directory; not NULL, not ""
  * @return #CD_OK; 260 or 259 for a missing or malformed file; #CD_VALIDATION for a
- *         model that is not valid; #CD_MISUSE
+ *         model that is not valid; #CD_MISUSE for NULL or ""; #CD_TYPE for a path that
+ *         is not UTF-8
  */
 CD_API int cd_model_load(cd_model **out, const char *path);
 
@@ -522,8 +588,9 @@ CD_API int cd_context_redo(cd_context *ctx);
  * @param[out] out receives the results (+1), to release with cd_fetch_result_release()
  * @param ctx a context; not NULL
  * @param request a fetch request; not NULL
- * @return #CD_OK; #CD_NOTFOUND for an unknown entity or sort key; #CD_CORE_DATA or
- *         #CD_FORMATTING when the predicate cannot be evaluated; #CD_MISUSE
+ * @return #CD_OK; #CD_NOTFOUND for an unknown entity or sort key;
+ *         #CD_KEY_VALUE_VALIDATION for a predicate key the entity lacks; #CD_CORE_DATA or
+ *         #CD_FORMATTING when the predicate cannot be evaluated otherwise; #CD_MISUSE
  */
 CD_API int cd_context_fetch(cd_fetch_result **out, cd_context *ctx,
                             const cd_fetch_request *request);
@@ -654,8 +721,10 @@ CD_API int cd_object_get_double(double *out, cd_object *object, const char *key)
  * Writes a double or float attribute.
  * @param object an object; not NULL
  * @param key an attribute name; not NULL
- * @param value the value
- * @return #CD_OK, or a code as described above
+ * @param value the value; not NaN (the SQLite store would keep null: use
+ *        cd_object_set_null()); for a float attribute, within a float's range
+ * @return #CD_OK; #CD_RANGE for NaN, or for a finite value that a float attribute would
+ *         turn into infinity or zero; a code as described above
  */
 CD_API int cd_object_set_double(cd_object *object, const char *key, double value);
 
@@ -691,13 +760,16 @@ CD_API int cd_object_get_text(char **out, cd_object *object, const char *key);
  * @param object an object; not NULL
  * @param key an attribute name; not NULL
  * @param value UTF-8 text; NULL sets null
- * @return #CD_OK; #CD_TYPE also for text that is not a URI for a URI attribute; a code as
- *         described above
+ * @return #CD_OK; #CD_TYPE also for text that is not valid UTF-8, and for a URI attribute
+ *         for text that is not a URI exactly as written (such as "not a uri", which would
+ *         have to be percent-encoded); a code as described above
  */
 CD_API int cd_object_set_text(cd_object *object, const char *key, const char *value);
 
 /**
- * Reads a binary data attribute.
+ * Reads a binary data attribute, or a transformable attribute as the bytes the store
+ * keeps for its value (its value transformer's output, or the value itself when the
+ * attribute names no transformer).
  * @param[out] out receives a copy of the bytes (owned: free with cd_blob_free()); NULL
  *        when the data is empty
  * @param[out] out_length receives the number of bytes
@@ -709,13 +781,16 @@ CD_API int cd_object_get_blob(void **out, size_t *out_length, cd_object *object,
                               const char *key);
 
 /**
- * Writes a binary data attribute.
+ * Writes a binary data attribute, or a transformable attribute from the bytes the store
+ * keeps (decoded by its value transformer, when it names one).
  * @param object an object; not NULL
  * @param key an attribute name; not NULL
  * @param bytes the bytes, copied; may be NULL only when @p length is 0 (NULL with length
  *        0 sets empty data, not null)
  * @param length the number of bytes
- * @return #CD_OK, or a code as described above
+ * @return #CD_OK; #CD_RANGE for a length above `PTRDIFF_MAX` or more than the process can
+ *         allocate; #CD_TYPE for bytes the transformer cannot decode; #CD_MISUSE for NULL
+ *         bytes with a length; a code as described above
  */
 CD_API int cd_object_set_blob(cd_object *object, const char *key, const void *bytes,
                               size_t length);
@@ -769,8 +844,10 @@ CD_API int cd_object_get_decimal(char **out, cd_object *object, const char *key)
  * Writes a decimal attribute from text.
  * @param object an object; not NULL
  * @param key an attribute name; not NULL
- * @param text a decimal number such as "-12.50"; not NULL
- * @return #CD_OK; #CD_TYPE for text that is not a number; a code as described above
+ * @param text a decimal number such as "-12.50" or "1.5e3"; not NULL
+ * @return #CD_OK; #CD_TYPE for text that is not a number; #CD_RANGE for a number a
+ *         decimal cannot hold exactly (more than 38 significant digits, or an exponent
+ *         out of range), rather than a rounded one; a code as described above
  */
 CD_API int cd_object_set_decimal(cd_object *object, const char *key, const char *text);
 
@@ -854,7 +931,8 @@ CD_API int cd_object_copy_to_many(cd_fetch_result **out, cd_object *object, cons
 CD_API void cd_object_id_release(cd_object_id *object_id);
 
 /**
- * The ID's URI representation (`x-coredata://<store UUID>/<Entity>/p<n>`).
+ * The ID's URI representation (`x-coredata://<store UUID>/<Entity>/p<n>`). An ID handle
+ * keeps its URI and its identity (cd_object_id_equal()) after its container is released.
  * @param[out] out receives the URI (owned: free with cd_string_free())
  * @param object_id an ID; not NULL
  * @return #CD_OK, or #CD_MISUSE
@@ -905,7 +983,8 @@ CD_API void cd_fetch_request_release(cd_fetch_request *request);
  * @param request a request; not NULL
  * @param format the format; NULL removes the predicate
  * @param arguments the arguments, copied; NULL for none
- * @return #CD_OK; #CD_FORMATTING for a malformed format or missing arguments; #CD_MISUSE
+ * @return #CD_OK; #CD_FORMATTING for a malformed format or missing arguments; #CD_TYPE
+ *         for a format that is not valid UTF-8; #CD_MISUSE
  */
 CD_API int cd_fetch_request_set_predicate(cd_fetch_request *request, const char *format,
                                           const cd_arguments *arguments);
@@ -976,8 +1055,8 @@ CD_API int cd_arguments_add_int64(cd_arguments *arguments, int64_t value);
 /**
  * Appends a double.
  * @param arguments a list; not NULL
- * @param value the value
- * @return #CD_OK, or #CD_MISUSE
+ * @param value the value; not NaN (it equals nothing in memory, but binds as NULL in SQL)
+ * @return #CD_OK; #CD_RANGE for NaN; #CD_MISUSE
  */
 CD_API int cd_arguments_add_double(cd_arguments *arguments, double value);
 
@@ -993,15 +1072,15 @@ CD_API int cd_arguments_add_bool(cd_arguments *arguments, int value);
  * Appends text (for `%@`, or a key path for `%K`).
  * @param arguments a list; not NULL
  * @param value UTF-8 text, copied; not NULL
- * @return #CD_OK, or #CD_MISUSE
+ * @return #CD_OK; #CD_TYPE for text that is not valid UTF-8; #CD_MISUSE
  */
 CD_API int cd_arguments_add_text(cd_arguments *arguments, const char *value);
 
 /**
  * Appends a date.
  * @param arguments a list; not NULL
- * @param seconds_since_1970 seconds since 1970-01-01 00:00:00 UTC
- * @return #CD_OK, or #CD_MISUSE
+ * @param seconds_since_1970 seconds since 1970-01-01 00:00:00 UTC; finite
+ * @return #CD_OK; #CD_RANGE for NaN or an infinity; #CD_MISUSE
  */
 CD_API int cd_arguments_add_date(cd_arguments *arguments, double seconds_since_1970);
 
@@ -1018,7 +1097,8 @@ CD_API int cd_arguments_add_uuid(cd_arguments *arguments, const uint8_t *bytes);
  * @param arguments a list; not NULL
  * @param bytes the bytes, copied; may be NULL only when @p length is 0
  * @param length the number of bytes
- * @return #CD_OK, or #CD_MISUSE
+ * @return #CD_OK; #CD_RANGE for a length above `PTRDIFF_MAX` or more than the process
+ *         can allocate; #CD_MISUSE
  */
 CD_API int cd_arguments_add_blob(cd_arguments *arguments, const void *bytes, size_t length);
 
@@ -1048,7 +1128,10 @@ CD_API int cd_arguments_add_object_id(cd_arguments *arguments, const cd_object_i
 /** @} */
 
 /* ---------------------------------------------------------------------------------- */
-/** @name Fetch results */
+/** @name Fetch results
+ * Results of the view context belong to the main thread, as the context does: every call
+ * below (but the release) returns #CD_MISUSE from another thread.
+ */
 /** @{ */
 
 /**
@@ -1092,8 +1175,9 @@ CD_API int cd_fetch_result_object_id_at(cd_object_id **out, const cd_fetch_resul
  * @param result results; not NULL
  * @param index from 0 to the count - 1
  * @param key a property name; NULL for a count fetch
- * @return #CD_OK; #CD_NULL if the dictionary has no value for @p key; #CD_TYPE; #CD_RANGE;
- *         #CD_MISUSE
+ * @return #CD_OK; #CD_NULL if the dictionary has no value for @p key; #CD_TYPE; #CD_RANGE
+ *         for an index out of range, or a floating-point value that is not an integer of
+ *         `int64_t`'s range (read it with cd_fetch_result_get_double()); #CD_MISUSE
  */
 CD_API int cd_fetch_result_get_int64(int64_t *out, const cd_fetch_result *result,
                                      size_t index, const char *key);
@@ -1112,7 +1196,11 @@ CD_API int cd_fetch_result_get_double(double *out, const cd_fetch_result *result
 
 /**
  * A value of a row of a dictionaries fetch, as text: strings as they are, numbers in
- * decimal, dates as ISO 8601, UUIDs in 8-4-4-4-12 form, object IDs as URIs, data as hex.
+ * decimal, dates as ISO 8601 in UTC and the proleptic Gregorian calendar with their
+ * fraction of a second to the microsecond ("2023-11-14T22:13:20.5Z"), UUIDs in 8-4-4-4-12
+ * form, object IDs as URIs, data as hex. Other values (a transformable attribute's decoded
+ * value) have no text form: #CD_TYPE; nor have dates outside the years 0000-9999:
+ * #CD_RANGE (read them with cd_fetch_result_get_double()).
  * @param[out] out receives the text (owned: free with cd_string_free())
  * @param result results; not NULL
  * @param index from 0 to the count - 1

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the C API in release mode and installs it under a prefix:
 #   PREFIX/include/coredata.h
-#   PREFIX/lib/libcoredata.so            (soname libcoredata.so, exports only cd_* symbols)
+#   PREFIX/lib/libcoredata.so            (as `swift build --product coredata` makes it:
+#                                          soname libcoredata.so, exports only cd_* symbols)
 #   PREFIX/lib/pkgconfig/coredata.pc     (Cflags, Libs with rpaths to the library and the
 #                                          Swift runtime it needs at run time)
 # Usage: scripts/install-capi.sh PREFIX        (default /usr/local)
@@ -18,17 +19,28 @@ prefix=$(cd "$prefix" && pwd)
 swift_bin=$(dirname "$(readlink -f "$(command -v swiftc)")")
 swift_libdir=$(cd "$swift_bin/../lib/swift/linux" && pwd)
 
-# The version script keeps every symbol but cd_* local, so the Swift metadata of
-# CoreData and CoreDataC ($s... symbols) and the private runtime shim stay out of the
-# dynamic symbol table. It is passed here, not in Package.swift, because library targets
-# take no unsafeFlags (STYLE.md); the runpath lets the library find the Swift runtime.
-echo "== swift build -c release --product CoreDataC"
-swift build -c release --product CoreDataC --scratch-path "$scratch" \
+# `swift build --product coredata` makes libcoredata.so (the product is named after the
+# library, README "C quick start"). The version script keeps every symbol but cd_* local,
+# so the Swift metadata of CoreData and CoreDataC ($s... symbols) and the private runtime
+# shim stay out of the dynamic symbol table. It is passed here, not in Package.swift,
+# because library targets take no unsafeFlags (STYLE.md); so is the soname (SwiftPM sets
+# none); the runpath lets the library find the Swift runtime.
+echo "== swift build -c release --product coredata"
+swift build -c release --product coredata --scratch-path "$scratch" \
     -Xswiftc -use-ld=lld \
     -Xlinker --version-script="$PWD/Sources/CoreDataC/exports.map" \
     -Xlinker -soname=libcoredata.so \
     -Xlinker -rpath="$swift_libdir"
-built=$(swift build -c release --product CoreDataC --scratch-path "$scratch" --show-bin-path)/libCoreDataC.so
+built=$(swift build -c release --product coredata --scratch-path "$scratch" --show-bin-path)/libcoredata.so
+[[ -f $built ]] || { echo "install-capi: swift build made no $built" >&2; exit 1; }
+
+# Programs linked with -lcoredata record the library's soname as their dependency: it must
+# be the installed file's name.
+soname=$(readelf -d "$built" | sed -n 's/.*(SONAME).*\[\(.*\)\]$/\1/p')
+if [[ $soname != libcoredata.so ]]; then
+    echo "install-capi: $built has the soname '${soname:-none}', not libcoredata.so" >&2
+    exit 1
+fi
 
 echo "== installing into $prefix"
 install -d "$prefix/include" "$prefix/lib/pkgconfig"

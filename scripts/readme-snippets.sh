@@ -16,7 +16,8 @@
 #           Then checks that the manifest also resolves through a link of another name.
 #   capi    capi-install (into ~/.local of a temporary $HOME), capi-app, capi-example,
 #           python-example and python-core, in one shell from the repository's root
-#   cli     cli, after the demo has saved a list (runs `swift run coredata-demo` first)
+#   cli     cli, after the demo has saved a list (runs `swift run coredata-demo` first), then
+#           cli-install (a release build of the tool, installed into the temporary ~/.local/bin)
 #   docs    docs (`swift package generate-documentation --target CoreData`); fails on any DocC
 #           warning (a broken symbol link, a malformed topic group, ...)
 # Each group runs with a temporary $HOME, XDG_DATA_HOME=$HOME/.local/share and TMPDIR, so
@@ -49,7 +50,7 @@ import re, sys, pathlib
 out, readme = pathlib.Path(sys.argv[1]), sys.argv[2]
 articles = sorted(str(p) for p in pathlib.Path(sys.argv[3]).rglob("*.md"))
 known = {"setup", "app-main", "app-manifest", "app-run", "capi-install", "capi-app",
-         "capi-example", "python-example", "python-core", "docs", "cli"}
+         "capi-example", "python-example", "python-core", "docs", "cli", "cli-install"}
 not_run = {"text", "illustration"}
 errors = []
 
@@ -165,10 +166,12 @@ for group in "${groups[@]}"; do
         expect capi "Shopping list (2):"
         ;;
     cli)
-        { echo "swift run coredata-demo"; cat "$work/snippets/cli"; } > "$work/cli.sh"
+        { echo "swift run coredata-demo"; cat "$work/snippets/cli" "$work/snippets/cli-install"; } > "$work/cli.sh"
         session cli "$work/cli.sh"
         expect cli "ShoppingItem"   # from `coredata model`
         expect cli "Eggs"           # from `coredata query`
+        [[ -x $work/home-cli/.local/bin/coredata ]] \
+            || { echo "FAIL: readme-snippets cli: cli-install installed no ~/.local/bin/coredata" >&2; exit 1; }
         ;;
     docs)
         session docs "$work/snippets/docs"

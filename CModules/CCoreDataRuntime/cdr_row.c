@@ -107,3 +107,8 @@ int cdr_row_set_null(cdr_row *row, int32_t index) {
     cdr_value value = {.type = CDR_NULL};
     return cdr_row_set(row, index, &value);
 }
+
+int cdr_row_set_key(cdr_row *row, int32_t index, int64_t pk, uint32_t entity) {
+    cdr_value value = {.type = CDR_KEY, .u.key = {.pk = pk, .entity = entity}};
+    return cdr_row_set(row, index, &value);
+}

@@ -1,34 +1,10 @@
 /*
- * cdr_value.c: tagged values (copy, clear, equality) and the reference callbacks that
- * retain and release CDR_OBJECT / CDR_BOX references and set members.
+ * cdr_value.c: tagged values: copy, clear, equality.
  */
 #include "cdr_private.h"
 
 #include <math.h>
-#include <stdatomic.h>
 #include <stdlib.h>
-
-static _Atomic(cdr_ref_fn) retain_fn;
-static _Atomic(cdr_ref_fn) release_fn;
-
-void cdr_set_reference_callbacks(cdr_ref_fn retain, cdr_ref_fn release) {
-    atomic_store(&retain_fn, retain);
-    atomic_store(&release_fn, release);
-}
-
-void cdr_ref_retain(void *ref) {
-    cdr_ref_fn fn = atomic_load_explicit(&retain_fn, memory_order_acquire);
-    if (ref != NULL && fn != NULL) {
-        fn(ref);
-    }
-}
-
-void cdr_ref_release(void *ref) {
-    cdr_ref_fn fn = atomic_load_explicit(&release_fn, memory_order_acquire);
-    if (ref != NULL && fn != NULL) {
-        fn(ref);
-    }
-}
 
 static void *copy_bytes(const void *bytes, size_t length, size_t extra) {
     char *copy = malloc(length + extra);
@@ -54,15 +30,10 @@ int cdr_value_copy(cdr_value *dst, const cdr_value *src) {
         goto done;
     }
     out.type = src->type;
-    /* For scalar and reference types `length` is free for the holder's own use (the
-     * store's rows keep a to-one key's entity there): it is copied and compared. */
-    out.length = src->length;
     switch ((cdr_type)src->type) {
     case CDR_NULL:
-        out.length = 0;
         break;
     case CDR_SET:
-        out.length = 0;
         if (src->u.set != NULL) {
             out.u.set = cdr_set_copy(src->u.set);
             if (out.u.set == NULL) {
@@ -80,7 +51,11 @@ int cdr_value_copy(cdr_value *dst, const cdr_value *src) {
     case CDR_DATE:
         out.u.d = src->u.d;
         break;
+    case CDR_KEY:
+        out.u.key = src->u.key;
+        break;
     case CDR_TEXT: {
+        out.length = src->length;
         if (src->u.text == NULL && src->length > 0) {
             status = CDR_EINVAL;
             break;
@@ -95,6 +70,7 @@ int cdr_value_copy(cdr_value *dst, const cdr_value *src) {
         break;
     }
     case CDR_BLOB:
+        out.length = src->length;
         if (src->length == 0) {
             break; /* an empty blob has no payload */
         }
@@ -179,8 +155,8 @@ bool cdr_value_equal(const cdr_value *a, const cdr_value *b) {
     if (a == NULL || b == NULL || a->type != b->type) {
         return false;
     }
-    if (a->type != CDR_NULL && a->type != CDR_SET && a->length != b->length) {
-        return false; /* TEXT/BLOB byte counts, or the holder's tag on other types */
+    if ((a->type == CDR_TEXT || a->type == CDR_BLOB) && a->length != b->length) {
+        return false;
     }
     switch ((cdr_type)a->type) {
     case CDR_NULL:
@@ -198,6 +174,8 @@ bool cdr_value_equal(const cdr_value *a, const cdr_value *b) {
         return bytes_equal(a->u.blob, b->u.blob, a->length);
     case CDR_UUID:
         return memcmp(a->u.uuid, b->u.uuid, sizeof a->u.uuid) == 0;
+    case CDR_KEY:
+        return a->u.key.pk == b->u.key.pk && a->u.key.entity == b->u.key.entity;
     case CDR_OBJECT:
     case CDR_BOX:
         return a->u.ref == b->u.ref;

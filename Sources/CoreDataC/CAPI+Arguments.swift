@@ -28,7 +28,11 @@ private func append(_ arguments: OpaquePointer?, _ value: () throws -> Any) -> I
 }
 
 @c @implementation public func cd_arguments_add_double(_ arguments: OpaquePointer?, _ value: Double) -> Int32 {
-    append(arguments) { NSNumber(value: value) }
+    append(arguments) {
+        // NaN equals nothing in memory but binds as NULL in SQL: the two would disagree.
+        guard !value.isNaN else { throw CAPIError(.range, "NaN is not a predicate argument; use cd_arguments_add_null for nil.") }
+        return NSNumber(value: value)
+    }
 }
 
 @c @implementation public func cd_arguments_add_bool(_ arguments: OpaquePointer?, _ value: Int32) -> Int32 {
@@ -40,7 +44,10 @@ private func append(_ arguments: OpaquePointer?, _ value: () throws -> Any) -> I
 }
 
 @c @implementation public func cd_arguments_add_date(_ arguments: OpaquePointer?, _ seconds: Double) -> Int32 {
-    append(arguments) { Date(timeIntervalSince1970: seconds) }
+    append(arguments) {
+        guard seconds.isFinite else { throw CAPIError(.range, "The date \(seconds) is not finite.") }
+        return Date(timeIntervalSince1970: seconds)
+    }
 }
 
 @c @implementation public func cd_arguments_add_uuid(_ arguments: OpaquePointer?, _ bytes: UnsafePointer<UInt8>?) -> Int32 {
@@ -53,10 +60,7 @@ private func append(_ arguments: OpaquePointer?, _ value: () throws -> Any) -> I
 @c @implementation public func cd_arguments_add_blob(
     _ arguments: OpaquePointer?, _ bytes: UnsafeRawPointer?, _ length: Int
 ) -> Int32 {
-    append(arguments) {
-        guard bytes != nil || length == 0 else { throw CAPIError(.misuse, "bytes is NULL but length is \(length).") }
-        return bytes.map { Data(bytes: $0, count: length) } ?? Data()
-    }
+    append(arguments) { try copiedBytes(bytes, length) }
 }
 
 @c @implementation public func cd_arguments_add_null(_ arguments: OpaquePointer?) -> Int32 {

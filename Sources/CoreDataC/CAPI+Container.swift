@@ -13,12 +13,17 @@ private let knownOpenFlags = UInt32(CD_OPEN_READ_ONLY.rawValue | CD_OPEN_NO_MIGR
 ) -> Int32 {
     capi {
         let out = try requireOut(out)
-        let modelURL = URL(fileURLWithPath: try requireString(modelPath, "model_path"))
+        let modelURL = URL(fileURLWithPath: try requirePath(modelPath, "model_path"))
         guard flags & ~knownOpenFlags == 0 else {
             throw CAPIError(.misuse, "Unknown cd_open_flags bits 0x\(String(flags & ~knownOpenFlags, radix: 16)).")
         }
         let inMemory = flags & UInt32(CD_OPEN_IN_MEMORY.rawValue) != 0
-        if !inMemory && storePath == nil {
+        if inMemory && flags & UInt32(CD_OPEN_READ_ONLY.rawValue) != 0 {
+            throw CAPIError(.misuse, "CD_OPEN_READ_ONLY with CD_OPEN_IN_MEMORY: a new in-memory store is empty, and read-only it could never hold anything.")
+        }
+        // The store path is ignored for an in-memory store, but checked when given.
+        let storeText = try storePath.map { try requirePath($0, "store_path") }
+        if !inMemory && storeText == nil {
             throw CAPIError(.misuse, "store_path is NULL (pass a path, or CD_OPEN_IN_MEMORY).")
         }
         let model = try NSManagedObjectModel.load(contentsOf: modelURL)
@@ -27,8 +32,8 @@ private let knownOpenFlags = UInt32(CD_OPEN_READ_ONLY.rawValue | CD_OPEN_NO_MIGR
         let description = NSPersistentStoreDescription()
         if inMemory {
             description.type = NSInMemoryStoreType
-        } else if let storePath {
-            description.url = URL(fileURLWithPath: String(cString: storePath))
+        } else if let storeText {
+            description.url = URL(fileURLWithPath: storeText)
         }
         description.isReadOnly = flags & UInt32(CD_OPEN_READ_ONLY.rawValue) != 0
         let migrate = flags & UInt32(CD_OPEN_NO_MIGRATION.rawValue) == 0
@@ -85,9 +90,18 @@ private let knownOpenFlags = UInt32(CD_OPEN_READ_ONLY.rawValue | CD_OPEN_NO_MIGR
         let out = try requireOut(out)
         let box = try handle(container, as: ContainerBox.self, "container")
         let text = try requireString(uri, "uri")
-        guard let url = URL(string: text),
-              let objectID = box.container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: url) else {
-            throw CAPIError(.notFound, "No store or entity of this container matches the URI \(text).")
+        guard let url = CoreDataC.uri(text) else {
+            throw CAPIError(.type, "\"\(text)\" is not a URI.")
+        }
+        let parts = url.path.split(separator: "/", omittingEmptySubsequences: false)
+        guard url.scheme == "x-coredata", parts.count == 3, parts[0].isEmpty, !parts[1].isEmpty,
+              let kind = parts[2].first, kind == "p" || kind == "t", parts[2].count > 1 else {
+            throw CAPIError(.type, "\(text) is not an object ID URI (x-coredata://<store>/<Entity>/p<n>).")
+        }
+        guard let objectID = box.container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: url) else {
+            let why = kind == "t" ? "it is a temporary ID, which only its own context knows"
+                : "no store, entity or primary key of this container matches"
+            throw CAPIError(.notFound, "The URI \(text) names no object ID here: \(why).")
         }
         out.pointee = retained(ObjectIDBox(objectID))
     }

@@ -6,8 +6,8 @@ import Foundation
 //
 // Every entry point that returns a status runs its body through `capi`, which catches
 // every Swift error: a `CAPIError` carries its own status, an `NSError` in
-// NSCocoaErrorDomain keeps its code (Core Data's codes are the C status codes), anything
-// else is CD_ERROR. The message goes to thread-local storage for
+// NSCocoaErrorDomain keeps its code when the header lists it (Core Data's codes are the C
+// status codes; see CAPI+Statuses.swift), anything else is CD_ERROR. The message goes to thread-local storage for
 // `cd_last_error_message()`. No Swift trap is reachable: the entry points validate
 // handles, keys and types before calling APIs that would trap.
 
@@ -100,11 +100,12 @@ func describe(_ error: Error) -> (Int32, String, String, String?) {
         return (CAPIError.Code.error.rawValue, nsError.domain, "\(message) (\(nsError.domain) \(nsError.code))", key)
     }
     switch nsError.code {
-    case 256...Int(Int32.max):
-        return (Int32(nsError.code), nsError.domain, message, key)
     case 4: // NSFileNoSuchFileError
         return (CAPIError.Code.notFound.rawValue, nsError.domain, message, key)
+    case let code where code >= 256 && Int32(exactly: code).map { statusTexts[$0] != nil } == true:
+        return (Int32(code), nsError.domain, message, key)
     default:
+        // A code the header does not list: every status a call returns is a cd_status.
         return (CAPIError.Code.error.rawValue, nsError.domain, "\(message) (NSCocoaErrorDomain \(nsError.code))", key)
     }
 }
@@ -122,65 +123,6 @@ func staticText(_ text: StaticString) -> UnsafePointer<CChar> {
 
 @c @implementation public func cd_libversion() -> UnsafePointer<CChar>? {
     staticText("0.1.0")
-}
-
-@c @implementation public func cd_status_string(_ status: Int32) -> UnsafePointer<CChar>? {
-    switch status {
-    case 0: staticText("success")
-    case 1: staticText("error")
-    case 2: staticText("API misuse (NULL handle, released context, wrong thread or wrong handle type)")
-    case 3: staticText("out of memory")
-    case 4: staticText("not found")
-    case 5: staticText("wrong value type")
-    case 6: staticText("out of range")
-    case 7: staticText("the value is null")
-    case 8: staticText("not supported")
-    case 256: staticText("the file could not be read")
-    case 257: staticText("no permission to read the file")
-    case 259: staticText("the file is corrupt or in an unknown format")
-    case 260: staticText("no such file")
-    case 512...640: staticText("the file could not be written")
-    case 1550: staticText("validation failed")
-    case 1551: staticText("a uniqueness constraint is violated")
-    case 1560: staticText("several validation errors")
-    case 1570: staticText("a mandatory property is missing")
-    case 1580: staticText("a to-many relationship has too few objects")
-    case 1590: staticText("a to-many relationship has too many objects")
-    case 1600: staticText("a Deny delete rule refused the delete")
-    case 1610: staticText("a number is too large")
-    case 1620: staticText("a number is too small")
-    case 1630: staticText("a date is too late")
-    case 1640: staticText("a date is too soon")
-    case 1650: staticText("a date is invalid")
-    case 1660: staticText("a string is too long")
-    case 1670: staticText("a string is too short")
-    case 1680: staticText("a string does not match its pattern")
-    case 1690: staticText("a URI is invalid")
-    case 2048: staticText("malformed predicate format")
-    case 132000: staticText("the context could not be locked")
-    case 132010: staticText("the coordinator could not be locked")
-    case 133000: staticText("the object no longer exists in its store")
-    case 133010: staticText("a relationship points to an object in another store or context")
-    case 133020: staticText("merge conflict")
-    case 133021: staticText("uniqueness constraint conflict")
-    case 134000: staticText("invalid persistent store type or no store")
-    case 134010: staticText("persistent store type mismatch")
-    case 134020: staticText("incompatible store schema")
-    case 134030: staticText("the store could not be saved")
-    case 134040: staticText("the store was saved only in part")
-    case 134050: staticText("save conflicts")
-    case 134060: staticText("Core Data error")
-    case 134070: staticText("persistent store operation failed")
-    case 134080: staticText("the persistent store could not be opened")
-    case 134090: staticText("persistent store timeout")
-    case 134091: staticText("the store does not support this request")
-    case 134100: staticText("the store was made by an incompatible model version")
-    case 134110...134170: staticText("migration failed")
-    case 134180: staticText("SQLite error")
-    case 134190: staticText("no mapping model could be inferred")
-    case 134200: staticText("external record import failed")
-    default: staticText("unknown status")
-    }
 }
 
 @c @implementation public func cd_last_error_message() -> UnsafePointer<CChar>? {
@@ -216,9 +158,16 @@ final class ErrorBox: CAPIHandle {
     }
 }
 
+/// Copying leaves the last error as it is (reading it is not a new call's outcome); only a
+/// NULL `out` replaces it, with its own CD_MISUSE and message.
 @c @implementation public func cd_last_error_copy(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    guard let out else { return CAPIError.Code.misuse.rawValue }
-    out.pointee = retained(ErrorBox(currentErrorState()))
+    let state = currentErrorState()
+    guard let out else {
+        let misuse = CAPIError.Code.misuse.rawValue
+        state.set(status: misuse, domain: capiErrorDomain, message: "out is NULL (cd_last_error_copy needs somewhere to put the copy).", key: nil)
+        return misuse
+    }
+    out.pointee = retained(ErrorBox(state))
     return 0
 }
 

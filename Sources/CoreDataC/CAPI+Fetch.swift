@@ -27,7 +27,7 @@ import Foundation
             box.request.predicate = nil
             return
         }
-        box.request.predicate = try NSPredicate.throwingParse(format: String(cString: format), arguments: values)
+        box.request.predicate = try NSPredicate.throwingParse(format: try utf8String(format, "format"), arguments: values)
     }
 }
 

@@ -49,14 +49,62 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ name: StaticString = "out"
     return out
 }
 
-/// A C string argument as a Swift string, or CD_MISUSE when it is NULL.
+/// A C string argument as a Swift string: CD_MISUSE when it is NULL, CD_TYPE when it is not
+/// valid UTF-8 (`String(cString:)` would replace the bad bytes, silently changing the text).
 func requireString(_ pointer: UnsafePointer<CChar>?, _ name: StaticString) throws -> String {
     guard let pointer else { throw CAPIError(.misuse, "\(name) is NULL.") }
-    return String(cString: pointer)
+    return try utf8String(pointer, name)
 }
 
-/// A new C string owned by the caller (freed with `cd_string_free`).
+/// A file path argument: as `requireString`, and CD_MISUSE for "" (which
+/// `URL(fileURLWithPath:)` would take as the current directory).
+func requirePath(_ pointer: UnsafePointer<CChar>?, _ name: StaticString) throws -> String {
+    let path = try requireString(pointer, name)
+    guard !path.isEmpty else { throw CAPIError(.misuse, "\(name) is empty; pass a path.") }
+    return path
+}
+
+/// A non-NULL C string as a Swift string, or CD_TYPE naming the first byte that is not
+/// valid UTF-8.
+func utf8String(_ pointer: UnsafePointer<CChar>, _ name: StaticString) throws -> String {
+    if let string = String(validatingCString: pointer) { return string }
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+    var iterator = bytes.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    var offset = 0
+    parsing: while true {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid(let scalar): offset += scalar.count
+        case .error, .emptyInput: break parsing
+        }
+    }
+    let byte = offset < bytes.count ? String(bytes[offset], radix: 16, uppercase: true) : "?"
+    throw CAPIError(.type, "\(name) is not valid UTF-8 (byte \(offset) is 0x\(byte)); text must be UTF-8.")
+}
+
+/// A copy of `length` bytes from C: CD_RANGE for a length that does not fit an `Int` (a
+/// `size_t` above `PTRDIFF_MAX`, such as `SIZE_MAX`) or that this process cannot
+/// allocate, CD_MISUSE for NULL bytes with a length. `Data(bytes:count:)` would abort.
+func copiedBytes(_ bytes: UnsafeRawPointer?, _ length: Int) throws -> Data {
+    guard length >= 0 else {
+        throw CAPIError(.range, "length \(UInt(bitPattern: length)) is larger than any block of memory (at most \(Int.max) bytes).")
+    }
+    guard length > 0 else { return Data() }
+    guard let bytes else { throw CAPIError(.misuse, "bytes is NULL but length is \(length).") }
+    guard let copy = malloc(length) else {
+        throw CAPIError(.range, "length \(length) is more bytes than this process can allocate.")
+    }
+    copy.copyMemory(from: bytes, byteCount: length)
+    return Data(bytesNoCopy: copy, count: length, deallocator: .free)
+}
+
+/// A new C string owned by the caller (freed with `cd_string_free`), or CD_TYPE for text
+/// holding a NUL character, which a C string would cut short.
 func ownedCString(_ string: String) throws -> UnsafeMutablePointer<CChar> {
+    if let offset = string.utf8.firstIndex(of: 0) {
+        let position = string.utf8.distance(from: string.utf8.startIndex, to: offset)
+        throw CAPIError(.type, "The text holds a NUL character at byte \(position), which a C string cannot carry.")
+    }
     guard let copy = strdup(string) else { throw CAPIError(.nomem, "Out of memory.") }
     return copy
 }
@@ -109,11 +157,15 @@ final class ContextBox: CAPIHandle, @unchecked Sendable {
     /// belongs to the main thread: from any other thread it fails with CD_MISUSE rather
     /// than wait for a main queue that a C program never drains.
     func run<T>(_ body: () throws -> T) throws -> T {
-        if context.concurrencyType == .mainQueueConcurrencyType, !Thread.isMainThread {
-            throw CAPIError(.misuse, "The view context was used from a thread other than the main thread; use it from the main thread, or use cd_container_new_background_context().")
-        }
+        try checkMainThread(context.concurrencyType == .mainQueueConcurrencyType, "view context")
         return try context.performAndWait(body)
     }
+}
+
+/// CD_MISUSE when something of the view context (`what`) is used off the main thread.
+func checkMainThread(_ ofViewContext: Bool, _ what: StaticString) throws {
+    guard ofViewContext, !Thread.isMainThread else { return }
+    throw CAPIError(.misuse, "The \(what) was used from a thread other than the main thread; use it from the main thread, or use cd_container_new_background_context().")
 }
 
 /// `cd_object`: a managed object and (weakly) the context handle it came through.
@@ -143,10 +195,23 @@ final class ObjectBox: CAPIHandle {
 }
 
 /// `cd_object_id`: an immutable, thread-safe object ID.
+///
+/// An ID refers to its store weakly: once the container is released, the ID alone would
+/// answer a URI without its store ("x-coredata:///Item/p1") and compare equal to the same
+/// key of another store. The box keeps what identifies it, taken while the store lives.
 final class ObjectIDBox: CAPIHandle {
     override class var typeName: String { "cd_object_id" }
     let objectID: NSManagedObjectID
-    init(_ objectID: NSManagedObjectID) { self.objectID = objectID }
+    /// `objectID.uriRepresentation()`, as text.
+    let uri: String
+    /// The identifier of the ID's store (nil for a temporary ID).
+    let storeIdentifier: String?
+
+    init(_ objectID: NSManagedObjectID) {
+        self.objectID = objectID
+        uri = objectID.uriRepresentation().absoluteString
+        storeIdentifier = objectID.persistentStore?.identifier
+    }
 }
 
 /// `cd_fetch_request`: a request being configured (one thread at a time).
@@ -177,10 +242,22 @@ final class ResultBox: CAPIHandle {
     }
     let rows: Rows
     weak var contextBox: ContextBox?
+    /// Whether the rows came from the view context, whose results belong to the main
+    /// thread as the context does (kept apart from `contextBox`, which may be released).
+    let ofViewContext: Bool
 
     init(rows: Rows, contextBox: ContextBox) {
         self.rows = rows
         self.contextBox = contextBox
+        ofViewContext = contextBox.context.concurrencyType == .mainQueueConcurrencyType
+    }
+
+    /// The results, checked for the thread: CD_MISUSE for results of the view context
+    /// read off the main thread, as the context's own calls answer.
+    static func checked(_ pointer: OpaquePointer?) throws -> ResultBox {
+        let box = try handle(pointer, as: ResultBox.self, "result")
+        try checkMainThread(box.ofViewContext, "result of the view context")
+        return box
     }
 
     var count: Int {

@@ -79,7 +79,7 @@ final class ModelBox: CAPIHandle {
 ) -> Int32 {
     capi {
         let out = try requireOut(out)
-        let url = URL(fileURLWithPath: try requireString(path, "path"))
+        let url = URL(fileURLWithPath: try requirePath(path, "path"))
         out.pointee = retained(ModelBox(try NSManagedObjectModel.load(contentsOf: url)))
     }
 }

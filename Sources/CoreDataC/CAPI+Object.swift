@@ -24,7 +24,7 @@ import Foundation
     capi {
         let out = try requireOut(out)
         let box = try handle(object, as: ObjectBox.self, "object")
-        out.pointee = try ownedCString(box.object.entity.name ?? "")
+        out.pointee = try ownedCString(try box.run { $0.entity.name ?? "" })
     }
 }
 
@@ -68,7 +68,7 @@ import Foundation
     capi {
         let out = try requireOut(out)
         let box = try handle(objectID, as: ObjectIDBox.self, "object_id")
-        out.pointee = try ownedCString(box.objectID.uriRepresentation().absoluteString)
+        out.pointee = try ownedCString(box.uri)
     }
 }
 
@@ -88,6 +88,6 @@ import Foundation
         let out = try requireOut(out)
         let first = try handle(a, as: ObjectIDBox.self, "a")
         let second = try handle(b, as: ObjectIDBox.self, "b")
-        out.pointee = first.objectID == second.objectID ? 1 : 0
+        out.pointee = first.objectID == second.objectID && first.storeIdentifier == second.storeIdentifier ? 1 : 0
     }
 }

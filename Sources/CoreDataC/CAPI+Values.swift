@@ -20,7 +20,7 @@ enum ValueFamily: String {
         case (.double, .doubleAttributeType), (.double, .floatAttributeType): true
         case (.bool, .booleanAttributeType): true
         case (.text, .stringAttributeType), (.text, .URIAttributeType): true
-        case (.blob, .binaryDataAttributeType): true
+        case (.blob, .binaryDataAttributeType), (.blob, .transformableAttributeType): true
         case (.date, .dateAttributeType): true
         case (.uuid, .UUIDAttributeType): true
         case (.decimal, .decimalAttributeType): true
@@ -160,7 +160,16 @@ func number(_ value: Any) throws -> NSNumber {
 ) -> Int32 {
     capi {
         try writeAttribute(object, key, .double) { attribute in
-            attribute.attributeType == .floatAttributeType ? NSNumber(value: Float(value)) : NSNumber(value: value)
+            // SQLite stores NaN as NULL: the value would come back as null after a save.
+            guard !value.isNaN else {
+                throw CAPIError(.range, "NaN cannot be stored in \(attribute.name) (the store would keep null); use cd_object_set_null for no value.")
+            }
+            guard attribute.attributeType == .floatAttributeType else { return NSNumber(value: value) }
+            let float = Float(value)
+            guard float.isFinite || value.isInfinite, float != 0 || value == 0 else {
+                throw CAPIError(.range, "\(value) does not fit the float attribute \(attribute.name) (it would become \(float)).")
+            }
+            return NSNumber(value: float)
         }
     }
 }
@@ -209,14 +218,23 @@ func number(_ value: Any) throws -> NSNumber {
     capi {
         try writeAttribute(object, key, .text) { attribute in
             guard let value else { return nil }
-            let text = String(cString: value)
+            let text = try utf8String(value, "value")
             guard attribute.attributeType == .URIAttributeType else { return text }
-            guard let url = URL(string: text) else {
-                throw CAPIError(.type, "\(text) is not a URI (attribute \(attribute.name)).")
+            guard let url = uri(text) else {
+                throw CAPIError(.type, "\"\(text)\" is not a URI (attribute \(attribute.name)).")
             }
             return url
         }
     }
+}
+
+/// `text` as a URL when it is a URI (or a relative reference) exactly as written: nil for
+/// text that `URL(string:)` would reject or only accept by percent-encoding some of it
+/// (which would silently change the stored value), and for an empty scheme ("://x").
+func uri(_ text: String) -> URL? {
+    guard let url = URL(string: text, encodingInvalidCharacters: false),
+          url.absoluteString == text, url.scheme != "" else { return nil }
+    return url
 }
 
 // MARK: Binary data
@@ -228,9 +246,7 @@ func number(_ value: Any) throws -> NSNumber {
     capi {
         let out = try requireOut(out)
         let outLength = try requireOut(outLength, "out_length")
-        guard let data = try readAttribute(object, key, .blob) as? Data else {
-            throw CAPIError(.type, "The stored value is not binary data.")
-        }
+        let data = try readBytes(object, key)
         if data.isEmpty {
             out.pointee = nil
         } else {
@@ -246,10 +262,47 @@ func number(_ value: Any) throws -> NSNumber {
     _ object: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ bytes: UnsafeRawPointer?, _ length: Int
 ) -> Int32 {
     capi {
-        guard bytes != nil || length == 0 else { throw CAPIError(.misuse, "bytes is NULL but length is \(length).") }
-        try writeAttribute(object, key, .blob) { _ in
-            bytes.map { Data(bytes: $0, count: length) } ?? Data()
+        let data = try copiedBytes(bytes, length)
+        try writeAttribute(object, key, .blob) { attribute in
+            guard attribute.attributeType == .transformableAttributeType,
+                  let transformer = valueTransformer(of: attribute) else { return data }
+            guard let value = transformer.reverseTransformedValue(data) else {
+                throw CAPIError(.type, "The bytes are not a value that \(attribute.valueTransformerName ?? "") can decode (attribute \(attribute.name)).")
+            }
+            return value
         }
+    }
+}
+
+// Transformable attributes hold values in memory and bytes in the store. Through C they
+// read and write as those stored bytes: the output of the attribute's value transformer,
+// or the value itself when it has none (the rule of the store, in `Transformer`).
+
+/// The registered transformer of a transformable attribute, if it names one.
+private func valueTransformer(of attribute: NSAttributeDescription) -> ValueTransformer? {
+    guard let name = attribute.valueTransformerName, !name.isEmpty else { return nil }
+    return ValueTransformer.valueTransformer(forName: NSValueTransformerName(rawValue: name))
+}
+
+/// The bytes of a binary attribute, or the stored bytes of a transformable one.
+private func readBytes(_ object: OpaquePointer?, _ key: UnsafePointer<CChar>?) throws -> Data {
+    let box = try handle(object, as: ObjectBox.self, "object")
+    let key = try requireString(key, "key")
+    return try box.run { object in
+        let attribute = try attribute(key, of: object, .blob)
+        guard let value = try object.throwingValue(forKey: key), !(value is NSNull) else {
+            throw CAPIError(.null, "\(object.entity.name ?? "?").\(key) is null.")
+        }
+        let stored: Data?
+        if attribute.attributeType == .transformableAttributeType, let transformer = valueTransformer(of: attribute) {
+            stored = transformer.transformedValue(value) as? Data
+        } else {
+            stored = value as? Data
+        }
+        guard let stored else {
+            throw CAPIError(.type, "\(object.entity.name ?? "?").\(key) holds \(type(of: value)), which has no bytes to store.")
+        }
+        return stored
     }
 }
 
@@ -309,6 +362,56 @@ func uuid(from bytes: UnsafePointer<UInt8>) -> UUID {
 
 // MARK: Decimals
 
+/// A decimal number written as text, reduced to sign, significant digits and exponent, so
+/// that "12.50", "1.25e1" and "0012.5" compare equal; nil for text that is not a number.
+struct DecimalDigits: Equatable {
+    let negative: Bool
+    let digits: [UInt8]
+    let exponent: Int
+
+    init?(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        var negative = false
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let integer = bytes.prefix(while: isDigit)
+        bytes = bytes.dropFirst(integer.count)
+        var fraction: ArraySlice<UInt8> = []
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fraction = bytes.prefix(while: isDigit)
+            bytes = bytes.dropFirst(fraction.count)
+        }
+        guard !integer.isEmpty || !fraction.isEmpty else { return nil }
+        var exponent = 0
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            let written = bytes.dropFirst()
+            guard let last = written.last, isDigit(last),
+                  let first = written.first, isDigit(first) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+"),
+                  written.dropFirst().allSatisfy(isDigit) else { return nil }
+            // Clamped: any exponent this large is far outside what a Decimal holds.
+            exponent = Int(String(decoding: written, as: UTF8.self)).map { max(-1_000_000, min($0, 1_000_000)) }
+                ?? (first == UInt8(ascii: "-") ? -1_000_000 : 1_000_000)
+            bytes = []
+        }
+        guard bytes.isEmpty else { return nil }
+        var digits = Array(integer + fraction).map { $0 - UInt8(ascii: "0") }
+        let (shifted, overflow) = exponent.subtractingReportingOverflow(fraction.count)
+        guard !overflow else { return nil }
+        exponent = shifted
+        while let last = digits.last, last == 0 { digits.removeLast(); exponent += 1 }
+        let leading = digits.prefix(while: { $0 == 0 }).count
+        digits.removeFirst(leading)
+        if digits.isEmpty { negative = false; exponent = 0 }
+        self.negative = negative
+        self.digits = digits
+        self.exponent = exponent
+    }
+}
+
 @c @implementation public func cd_object_get_decimal(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ object: OpaquePointer?,
     _ key: UnsafePointer<CChar>?
@@ -332,10 +435,15 @@ func uuid(from bytes: UnsafePointer<UInt8>) -> UUID {
     capi {
         let text = try requireString(text, "text")
         try writeAttribute(object, key, .decimal) { attribute in
-            guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
-                  !decimal.isNaN,
-                  text.trimmingCharacters(in: .whitespaces).range(of: #"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"#, options: .regularExpression) != nil else {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard let written = DecimalDigits(trimmed) else {
                 throw CAPIError(.type, "\"\(text)\" is not a decimal number (attribute \(attribute.name)).")
+            }
+            // Decimal keeps 38 digits and exponents -128...127; beyond that `Decimal(string:)`
+            // rounds or fails. Refuse rather than store another number.
+            guard let decimal = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")),
+                  !decimal.isNaN, DecimalDigits(decimal.description) == written else {
+                throw CAPIError(.range, "\(text) cannot be held exactly by a decimal attribute (at most 38 significant digits) (attribute \(attribute.name)).")
             }
             return decimal
         }

@@ -104,7 +104,9 @@ int main(int argc, char **argv) {
     cd_context *ctx = NULL;
     int status = CD_OK;
 
-    if (argc < 3) {
+    /* Anything but no subcommand or "list" is a mistake: say so before opening the store. */
+    if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "list") != 0)) {
+        if (argc == 4) fprintf(stderr, "%s: unknown subcommand '%s'\n", argv[0], argv[3]);
         fprintf(stderr, "usage: %s MODEL.xcdatamodeld STORE.sqlite [list]\n", argv[0]);
         return 2;
     }
@@ -113,7 +115,7 @@ int main(int argc, char **argv) {
     TRY(cd_container_view_context(&ctx, container));
     printf("Store: %s\n", argv[2]);
 
-    if (argc > 3 && strcmp(argv[3], "list") == 0) {
+    if (argc == 4) {
         status = list_items(ctx);
     } else {
         if (status == CD_OK) status = add_item(ctx, "Milk", 2);

@@ -146,7 +146,10 @@ def delete(ctx, name):
 
 
 def main(argv):
-    if len(argv) < 3:
+    # Anything but no subcommand or "list" is a mistake: say so before opening the store.
+    if len(argv) < 3 or len(argv) > 4 or (len(argv) == 4 and argv[3] != "list"):
+        if len(argv) == 4:
+            print(f"{argv[0]}: unknown subcommand '{argv[3]}'", file=sys.stderr)
         print(f"usage: {argv[0]} MODEL.xcdatamodeld STORE.sqlite [list]", file=sys.stderr)
         return 2
     container, ctx = handle(), handle()
@@ -154,7 +157,7 @@ def main(argv):
     check(cd.cd_container_view_context(byref(ctx), container))
     print(f"Store: {argv[2]}")
     try:
-        if len(argv) > 3 and argv[3] == "list":
+        if len(argv) == 4:
             list_items(ctx)
         else:
             add(ctx, "Milk", 2)

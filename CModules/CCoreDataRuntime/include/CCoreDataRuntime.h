@@ -58,7 +58,14 @@ typedef enum cdr_type {
     CDR_OBJECT = 8,  /**< to-one relationship: a retained opaque reference */
     CDR_SET = 9,     /**< to-many relationship: an ordered set of references */
     CDR_BOX = 10,    /**< any other value (Transformable, transient): a retained opaque box */
+    CDR_KEY = 11,    /**< a row's to-one reference: the destination's entity number and key */
 } cdr_type;
+
+/** A to-one reference as a store row holds it: the destination's `Z_ENT` and `Z_PK`. */
+typedef struct cdr_key {
+    int64_t pk;
+    uint32_t entity;
+} cdr_key;
 
 typedef struct cdr_set cdr_set;
 
@@ -66,13 +73,14 @@ typedef struct cdr_set cdr_set;
 typedef struct cdr_value {
     uint8_t type;    /**< a cdr_type */
     uint8_t pad[3];
-    uint32_t length; /**< byte length of TEXT (without the NUL) and BLOB */
+    uint32_t length; /**< byte length of TEXT (without the NUL) and BLOB; 0 otherwise */
     union {
         int64_t i;         /**< INT64; BOOL as 0/1 */
         double d;          /**< DOUBLE, DATE */
         const char *text;  /**< TEXT */
         const void *blob;  /**< BLOB (NULL when length is 0) */
         uint8_t uuid[16];  /**< UUID */
+        cdr_key key;       /**< KEY */
         void *ref;         /**< OBJECT, BOX */
         cdr_set *set;      /**< SET */
     } u;
@@ -172,6 +180,8 @@ CDR_HIDDEN int cdr_row_set_double(cdr_row *row, int32_t index, double v);
 CDR_HIDDEN int cdr_row_set_text(cdr_row *row, int32_t index, const char *text, size_t length);
 CDR_HIDDEN int cdr_row_set_blob(cdr_row *row, int32_t index, const void *bytes, size_t length);
 CDR_HIDDEN int cdr_row_set_null(cdr_row *row, int32_t index);
+/** Stores a to-one reference (CDR_KEY). */
+CDR_HIDDEN int cdr_row_set_key(cdr_row *row, int32_t index, int64_t pk, uint32_t entity);
 
 /* ---------------------------------------------------------------------------------------
  * Objects: the slot block behind one NSManagedObject

@@ -396,12 +396,24 @@ void test_rows(void) {
     CHECK(cdr_row_set_int64(row, 4, 1) == CDR_ERANGE);
     CHECK(cdr_row_set_text(row, 2, NULL, 1) == CDR_EINVAL);
     CHECK(cdr_row_set(row, 0, NULL) == CDR_EINVAL);
-    /* A to-one key in a store row: INT64 pk with the entity in `length`, kept by copies. */
-    cdr_value key = {.type = CDR_INT64, .length = 3, .u.i = 42};
-    CHECK(cdr_row_set(row, 1, &key) == CDR_OK && cdr_row_get(row, 1)->length == 3);
+    /* A to-one reference in a store row: CDR_KEY, entity and key, kept by copies. */
+    CHECK(cdr_row_set_key(row, 1, 42, 3) == CDR_OK);
+    CHECK(cdr_row_get(row, 1)->type == CDR_KEY && cdr_row_get(row, 1)->u.key.pk == 42);
+    CHECK(cdr_row_get(row, 1)->u.key.entity == 3 && cdr_row_get(row, 1)->length == 0);
+    cdr_value key = {.type = CDR_KEY, .u.key = {.pk = 42, .entity = 3}};
     CHECK(cdr_value_equal(cdr_row_get(row, 1), &key));
-    cdr_value other_entity = {.type = CDR_INT64, .length = 4, .u.i = 42};
+    cdr_value other_entity = {.type = CDR_KEY, .u.key = {.pk = 42, .entity = 4}};
     CHECK(!cdr_value_equal(cdr_row_get(row, 1), &other_entity));
+    cdr_value plain = {.type = CDR_INT64, .u.i = 42};
+    CHECK(!cdr_value_equal(cdr_row_get(row, 1), &plain));
+    cdr_value copied;
+    CHECK(cdr_value_copy(&copied, cdr_row_get(row, 1)) == CDR_OK && cdr_value_equal(&copied, &key));
+    cdr_value_clear(&copied);
+    /* `length` belongs to TEXT and BLOB: a stray length on a number is not copied. */
+    cdr_value tagged = {.type = CDR_INT64, .length = 9, .u.i = 5};
+    CHECK(cdr_row_set(row, 1, &tagged) == CDR_OK && cdr_row_get(row, 1)->length == 0);
+    CHECK(cdr_value_equal(cdr_row_get(row, 1), &plain) == false);
+    CHECK(cdr_row_get(row, 1)->u.i == 5);
     cdr_value r = {.type = CDR_OBJECT, .u.ref = ref(20)};
     CHECK(cdr_row_set(row, 3, &r) == CDR_OK && refs[20] == 1);
     CHECK(cdr_row_retain(row) == row);

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 /// One save of a child context: its inserts, updates and deletes become unsaved changes
 /// of its parent (same object IDs, temporary ones included), applied on the parent's
@@ -22,12 +21,11 @@ final class ChildSaveBatch {
     private let updates: [NSManagedObject]
     private let deletes: [NSManagedObject]
 
-    init(child: NSManagedObjectContext, inserts: [NSManagedObject], updates: [NSManagedObject],
-         deletes: [NSManagedObject]) {
+    init(child: NSManagedObjectContext, changes: SaveChanges) {
         self.child = child
-        self.inserts = inserts
-        self.updates = updates
-        self.deletes = deletes
+        self.inserts = changes.inserts
+        self.updates = changes.updates
+        self.deletes = changes.deletes
     }
 
     /// The changed properties of an object: every persistent one for an insert.
@@ -35,7 +33,7 @@ final class ChildSaveBatch {
         var change = Change(objectID: object.objectID)
         for property in object.entity.runtime.slotProperties where !property.isTransient {
             let slot = property.slot
-            guard all || cdr_object_is_dirty(object.storage, slot) else { continue }
+            guard all || object.storage.isDirty(at: slot) else { continue }
             switch property {
             case let relationship as NSRelationshipDescription where relationship.isToMany:
                 let members = object.toManyMembers(slot: slot, relationship: relationship)
@@ -63,7 +61,7 @@ final class ChildSaveBatch {
             // that a failure leaves the parent as it was.
             var targets: [NSManagedObjectID: NSManagedObject] = [:]
             for objectID in updated.map(\.objectID) + deletedIDs {
-                guard let object = parent.objectForChild(objectID) else {
+                guard let object = parent.object(forSourceID: objectID) else {
                     throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                         "The parent context no longer has the object \(objectID) (it saved since the child read it: obtain permanent IDs before saving the child).",
                         userInfo: [NSAffectedObjectsErrorKey: [objectID]])
@@ -76,10 +74,10 @@ final class ChildSaveBatch {
                 guard let object = targets[change.objectID] ?? parent.registeredObject(for: change.objectID) else { continue }
                 for (attribute, value) in change.attributes { object.setPrimitive(value, for: attribute) }
                 for (relationship, destinationID) in change.toOnes {
-                    object.setPrimitive(destinationID.flatMap(parent.objectForChild), for: relationship)
+                    object.setPrimitive(destinationID.flatMap(parent.object(forSourceID:)), for: relationship)
                 }
                 for (relationship, memberIDs) in change.toManys {
-                    object.setPrimitive(memberIDs.compactMap(parent.objectForChild), for: relationship)
+                    object.setPrimitive(memberIDs.compactMap(parent.object(forSourceID:)), for: relationship)
                 }
             }
             for objectID in deletedIDs {
@@ -98,9 +96,7 @@ final class ChildSaveBatch {
             object.isDeletedFlag = false
             child.unregister(object)
         }
-        child.inserted.removeAll()
-        child.deleted.removeAll()
-        child.touched.removeAll()
+        child.changes.clearSaved()
     }
 }
 
@@ -109,10 +105,9 @@ extension NSManagedObjectContext {
     fileprivate func insertFromChild(_ objectID: NSManagedObjectID) {
         if registeredObject(for: objectID) != nil { return }
         let object = makeFault(objectID)
-        cdr_object_mark_realized(object.storage)
+        object.storage.markRealized()
         object.isInsertedFlag = true
-        inserted[ObjectIdentifier(object)] = object
-        eventInserted[ObjectIdentifier(object)] = object
+        changes.recordInsert(object)
         recordInsertion(object)
     }
 

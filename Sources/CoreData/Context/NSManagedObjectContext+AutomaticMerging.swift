@@ -12,17 +12,11 @@ extension NSManagedObjectContext {
             self.automaticMergeObserver = nil
         }
         guard on else { return }
-        let parent = parentContext
         automaticMergeObserver = NotificationCenter.default.addObserver(
-            forName: .NSManagedObjectContextDidSave, object: parent, queue: nil
-        ) { [weak self, weak parent] notification in
-            guard let self, let saver = notification.object as? NSManagedObjectContext, saver !== self else { return }
-            if let parent {
-                guard saver === parent else { return }
-            } else {
-                guard saver.parentContext == nil, let coordinator = saver.persistentStoreCoordinator,
-                      coordinator === self.persistentStoreCoordinator else { return }
-            }
+            forName: .NSManagedObjectContextDidSave, object: source?.saveNotificationSender, queue: nil
+        ) { [weak self] notification in
+            guard let self, let saver = notification.object as? NSManagedObjectContext, saver !== self,
+                  self.source?.isChanged(bySaveOf: saver) == true else { return }
             // The saver's objects belong to its queue: hand over only their IDs.
             let ids = UncheckedSendableBox(Self.objectIDs(of: notification))
             self.perform { [weak self] in

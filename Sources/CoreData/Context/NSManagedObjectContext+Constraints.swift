@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Uniqueness constraints at save
 
@@ -25,10 +24,10 @@ extension NSManagedObjectContext {
     /// themselves or against the store, and lets the merge policy resolve them
     /// (`NSErrorMergePolicy` throws `NSManagedObjectConstraintMergeError`).
     func resolveUniquenessConflicts() throws {
-        let candidates = inserted.values.filter { !$0.isDeletedFlag } + touched.values.filter(\.isUpdated)
+        let candidates = changes.savedObjects
         let constrained = candidates.filter { !$0.entity.effectiveUniquenessConstraints.isEmpty }
         guard !constrained.isEmpty else { return }
-        let changing = Set(candidates.map(ObjectIdentifier.init) + deleted.values.map(ObjectIdentifier.init))
+        let changing = Set(candidates.map(ObjectIdentifier.init) + changes.deletedObjects.map(ObjectIdentifier.init))
         var conflicts: [NSConstraintConflict] = []
         var checked = Set<String>()
         for object in constrained {
@@ -117,9 +116,8 @@ extension NSManagedObjectContext {
         for (name, value) in zip(names, values) {
             guard let attribute = row.entity.attributesByName[name],
                   let slot = row.entity.runtime.slotByName[name],
-                  let stored = cdr_row_get(row.values, slot)?.pointee,
-                  let current = NSAttributeDescription.unwrap(value) else { return false }
-            guard let storedValue = attribute.swiftValue(of: stored) else { return false }
+                  let current = NSAttributeDescription.unwrap(value),
+                  let storedValue = attribute.swiftValue(of: row.values.value(at: slot)) else { return false }
             if let a = storedValue as? NSNumber, let b = NSAttributeDescription.double(current) {
                 if a.doubleValue != b { return false }
             } else if "\(storedValue)" != "\(current)" {
@@ -132,7 +130,7 @@ extension NSManagedObjectContext {
     private func storeSnapshot(_ row: StoreRow) -> [String: Any] {
         var result: [String: Any] = [:]
         for case let attribute as NSAttributeDescription in row.entity.runtime.slotProperties where !attribute.isTransient {
-            result[attribute.name] = cdr_row_get(row.values, attribute.slot).flatMap { attribute.swiftValue(of: $0.pointee) } ?? NSNull()
+            result[attribute.name] = attribute.swiftValue(of: row.values.value(at: attribute.slot)) ?? NSNull()
         }
         return result
     }

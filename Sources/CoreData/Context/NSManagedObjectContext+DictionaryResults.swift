@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Dictionary results
 
@@ -95,11 +94,11 @@ extension NSManagedObjectContext {
                   attribute.attributeType != .transformableAttributeType,
                   attribute.attributeType != .undefinedAttributeType,
                   attribute.attributeType != .objectIDAttributeType,
-                  attribute.slotType != CDR_BOX, attribute.slot >= 0 else { return nil }
+                  attribute.slotType != .box, attribute.slot >= 0 else { return nil }
             attributes.append(attribute)
         }
-        if hasPendingChanges(for: entity) { return nil }
-        let stores = try stores(for: request, entity: entity)
+        if changes.hasChanges(inHierarchyOf: entity) { return nil }
+        let stores = try coordinator.stores(for: entity, among: request.affectedStores)
         guard stores.count == 1, let store = stores.first else { return nil }
         if let predicate = request.predicate { try PredicateValidation.validate(predicate, for: entity) }
         let descriptors = (request.sortDescriptors ?? []).map(SortKeyResolver.keyed)
@@ -123,8 +122,7 @@ extension NSManagedObjectContext {
                 }
                 let result = NSMutableDictionary()
                 for (index, attribute) in attributes.enumerated() {
-                    guard let value = cdr_row_get(values, attribute.slot),
-                          let swiftValue = attribute.swiftValue(of: value.pointee) else { continue }
+                    guard let swiftValue = attribute.swiftValue(of: values.value(at: attribute.slot)) else { continue }
                     let resultType = columns[index].resultType
                     guard let converted = resultType == .undefinedAttributeType
                             ? swiftValue : Self.convert(swiftValue, to: resultType) else { continue }

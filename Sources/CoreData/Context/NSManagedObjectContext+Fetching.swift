@@ -40,16 +40,9 @@ extension NSManagedObjectContext {
     /// The number of objects a fetch request would return.
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
         let entity = try resolveEntity(request)
-        if parentContext == nil, !(request.includesPendingChanges && hasPendingChanges(for: entity)),
-           let coordinator = persistentStoreCoordinator {
-            let plan = FetchPlan(entity: entity, includesSubentities: request.includesSubentities,
-                                 predicate: request.predicate, sorts: [], limit: request.fetchLimit,
-                                 offset: request.fetchOffset)
-            do {
-                return try stores(for: request, entity: entity).reduce(0) { total, store in
-                    total + (try coordinator.count(plan, in: store))
-                }
-            } catch is StoreFetchUnsupported {}
+        if !(request.includesPendingChanges && changes.hasChanges(inHierarchyOf: entity)),
+           let count = try source?.count(query(request, entity: entity, folding: false)) {
+            return count
         }
         return try fetchObjects(request, entity: entity, faults: true).count
     }
@@ -73,87 +66,37 @@ extension NSManagedObjectContext {
         return entity
     }
 
-    func stores<T>(for request: NSFetchRequest<T>, entity: NSEntityDescription) throws -> [NSPersistentStore] {
-        guard let coordinator = persistentStoreCoordinator else { return [] }
-        let candidates = request.affectedStores ?? coordinator.persistentStores
-        let model = coordinator.managedObjectModel
-        let root = entity.runtime.root
-        let stores = candidates.filter { store in
-            guard store.persistentStoreCoordinator === coordinator else { return false }
-            let members = model.entities(forConfigurationName: store.configurationName) ?? []
-            return members.contains { $0 === entity || $0 === root }
-        }
-        if stores.isEmpty && coordinator.persistentStores.isEmpty {
-            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The context's coordinator has no persistent stores.")
-        }
-        return stores
+    /// What the source is asked for a request. When the context folds its own unsaved
+    /// changes in afterwards, the source must not apply the offset and limit.
+    func query<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription, folding: Bool) -> SourceQuery {
+        SourceQuery(entity: entity, predicate: request.predicate,
+                    sortDescriptors: request.sortDescriptors ?? [],
+                    includesSubentities: request.includesSubentities, affectedStores: request.affectedStores,
+                    fetchLimit: folding ? 0 : request.fetchLimit, fetchOffset: folding ? 0 : request.fetchOffset)
     }
 
-    func hasPendingChanges(for entity: NSEntityDescription) -> Bool {
-        let root = entity.runtime.root
-        func related(_ object: NSManagedObject) -> Bool { object.entity.runtime.root === root }
-        return inserted.values.contains(where: related) || deleted.values.contains(where: related)
-            || touched.values.contains { related($0) && $0.isUpdated }
-    }
-
-    /// The objects a request selects, in order, registered in this context.
+    /// The objects a request selects, in order, registered in this context: the source's
+    /// answer, with this context's unsaved changes folded in when the request includes
+    /// them, sorted, offset and limited here when the source could not.
     func fetchObjects<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription, faults: Bool) throws -> [NSManagedObject] {
-        if let parentContext {
-            return try fetchObjectsThroughParent(parentContext, request, entity: entity, faults: faults)
-        }
-        guard let coordinator = persistentStoreCoordinator else { return [] }
-        let stores = try stores(for: request, entity: entity)
+        guard let source else { return [] }
         let predicate = request.predicate
         if let predicate { try PredicateValidation.validate(predicate, for: entity) }
-        let descriptors = (request.sortDescriptors ?? []).map(SortKeyResolver.keyed)
-        let sorts = descriptors.compactMap(SortKeyResolver.sortKey(for:))
-        let pending = request.includesPendingChanges && hasPendingChanges(for: entity)
-        var sortInMemory = sorts.count != descriptors.count || pending || stores.count > 1
-        var plan = FetchPlan(entity: entity, includesSubentities: request.includesSubentities,
-                             predicate: predicate, sorts: sortInMemory ? [] : sorts,
-                             limit: sortInMemory ? 0 : request.fetchLimit,
-                             offset: sortInMemory ? 0 : request.fetchOffset)
-
-        // IDs, batches and `includesPropertyValues = false` need only the keys (see
-        // NSPersistentStoreCoordinator+Batches.swift); the values load when faults fire.
-        let keysOnly = faults && (request.fetchBatchSize > 0 || !request.includesPropertyValues
+        let pending = request.includesPendingChanges && changes.hasChanges(inHierarchyOf: entity)
+        var query = query(request, entity: entity, folding: pending)
+        query.returnsFaults = faults
+        query.fetchBatchSize = request.fetchBatchSize
+        // IDs, batches and `includesPropertyValues = false` need only the identities; the
+        // values load when the faults fire.
+        query.identitiesOnly = faults && (request.fetchBatchSize > 0 || !request.includesPropertyValues
             || request.resultType == .managedObjectIDResultType)
-        var objects: [NSManagedObject] = []
-        for store in stores {
-            var rows: [StoreRow]
-            var filterInMemory = false
-            do {
-                if keysOnly {
-                    let keys = try coordinator.fetchKeys(plan, in: store, batchSize: request.fetchBatchSize)
-                    objects += keys.compactMap {
-                        registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: store, fallback: nil)
-                    }
-                    continue
-                }
-                rows = try coordinator.fetchRows(plan, in: store)
-            } catch is StoreFetchUnsupported {
-                plan.predicate = nil
-                plan.sorts = []
-                plan.limit = 0
-                plan.offset = 0
-                rows = try coordinator.fetchRows(plan, in: store)
-                filterInMemory = predicate != nil
-                sortInMemory = true
-                plan.predicate = predicate
-            }
-            permanentObjects.reserveCapacity(permanentObjects.count + rows.count)
-            let storeObjects = rows.map { register(row: $0, store: store, asFault: faults && !filterInMemory) }
-            if filterInMemory, let predicate {
-                objects += try storeObjects.filter { try PredicateSupport.evaluate(predicate, with: $0) }
-            } else {
-                objects += storeObjects
-            }
-        }
-
+        let answer = try source.fetchObjects(query, into: self)
+        var objects = answer.objects
         if pending {
             objects = try foldPendingChanges(into: objects, entity: entity, request: request, predicate: predicate)
         }
-        if sortInMemory {
+        if pending || !answer.isOrdered {
+            let descriptors = (request.sortDescriptors ?? []).map(SortKeyResolver.keyed)
             if !descriptors.isEmpty { objects = SortKeyResolver.sorted(objects, by: descriptors) }
             if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
             if request.fetchLimit > 0 { objects = Array(objects.prefix(request.fetchLimit)) }
@@ -163,7 +106,7 @@ extension NSManagedObjectContext {
         }
         if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty,
            request.resultType == .managedObjectResultType {
-            try prefetch(keyPaths, for: objects)
+            try source.prefetch(keyPaths, for: objects, in: self)
         }
         return objects
     }
@@ -185,13 +128,18 @@ extension NSManagedObjectContext {
             if object.isUpdated, !(try matches(object)) { continue }
             if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
         }
-        for object in touched.values where object.isUpdated && belongs(object) && !seen.contains(ObjectIdentifier(object)) {
+        for object in changes.updatedObjects where belongs(object) && !seen.contains(ObjectIdentifier(object)) {
             if try matches(object) { seen.insert(ObjectIdentifier(object)); result.append(object) }
         }
-        for object in inserted.values where belongs(object) && !object.isDeletedFlag {
+        for object in changes.insertedObjects where belongs(object) && !object.isDeletedFlag {
             if try matches(object) { result.append(object) }
         }
         return result
+    }
+
+    /// Makes room in the registry for `count` more objects (before registering a fetch).
+    func reserveRegistrations(_ count: Int) {
+        permanentObjects.reserveCapacity(permanentObjects.count + count)
     }
 
     /// The registered object for a fetched row (existing objects keep their in-memory

@@ -31,7 +31,7 @@ extension NSManagedObjectContext {
         get { parentContext }
         set {
             if let newValue {
-                if ownCoordinator != nil {
+                if source?.writesToStores == true {
                     coreDataMisuse("Context already has a coordinator; cannot replace.")
                 }
                 if newValue.concurrencyType == .confinementConcurrencyType {
@@ -43,73 +43,13 @@ extension NSManagedObjectContext {
                     ancestor = context.parentContext
                 }
             }
-            parentContext = newValue
+            if newValue != nil || parentContext != nil {
+                source = newValue.map(ParentContextObjectSource.init)
+            }
             if let coordinator = newValue?.persistentStoreCoordinator {
                 ManagedClassRegistry.shared.noteModel(coordinator.managedObjectModel)
             }
             if automaticallyMergesChangesFromParent { observeSavesForAutomaticMerging(true) }
-        }
-    }
-
-    /// The object for an ID handed down by the parent: the registered one or a new fault;
-    /// nil for a temporary ID that no ancestor knows.
-    func objectFromParent(_ objectID: NSManagedObjectID) -> NSManagedObject? {
-        if let object = registeredObject(for: objectID) { return object }
-        if objectID.isTemporaryID, !(parentContext?.knowsObject(objectID) ?? false) { return nil }
-        return makeFault(objectID)
-    }
-
-    /// A fresh copy of an object's committed values: the parent's current values for a
-    /// child, the store's row (bypassing the row cache) for a root context.
-    func freshRow(for object: NSManagedObject) throws -> StoreRow? {
-        if let parentContext { return try parentContext.snapshotRow(for: object.objectID) }
-        persistentStoreCoordinator?.evictRow(for: object.objectID)
-        return try persistentStoreCoordinator?.row(for: object.objectID)
-    }
-
-    /// A fetch in a child: the parent runs the request (its unsaved changes included)
-    /// for object IDs; the child then folds in its own unsaved changes, as a root context
-    /// folds its changes into the store's rows.
-    func fetchObjectsThroughParent<T>(_ parent: NSManagedObjectContext, _ request: NSFetchRequest<T>,
-                                      entity: NSEntityDescription, faults: Bool) throws -> [NSManagedObject] {
-        let predicate = request.predicate
-        if let predicate { try PredicateValidation.validate(predicate, for: entity) }
-        let pending = request.includesPendingChanges && hasPendingChanges(for: entity)
-        let upward = NSFetchRequest<NSManagedObjectID>()
-        upward.entity = entity
-        upward.predicate = predicate
-        upward.sortDescriptors = request.sortDescriptors
-        upward.includesSubentities = request.includesSubentities
-        upward.affectedStores = request.affectedStores
-        upward.resultType = .managedObjectIDResultType
-        upward.includesPendingChanges = true
-        if !pending {
-            upward.fetchLimit = request.fetchLimit
-            upward.fetchOffset = request.fetchOffset
-        }
-        let ids = try parent.performAndWait { try parent.fetch(upward) }
-        var objects = ids.compactMap(objectFromParent)
-        if pending {
-            objects = try foldPendingChanges(into: objects, entity: entity, request: request, predicate: predicate)
-            let descriptors = (request.sortDescriptors ?? []).map(SortKeyResolver.keyed)
-            if !descriptors.isEmpty { objects = SortKeyResolver.sorted(objects, by: descriptors) }
-            if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
-            if request.fetchLimit > 0 { objects = Array(objects.prefix(request.fetchLimit)) }
-        }
-        if !faults && request.fetchBatchSize == 0 {
-            for object in objects where object.isFault { try object.fireFaultThrowing() }
-        }
-        return objects
-    }
-
-    /// Obtains permanent IDs for objects this child has from its parent with temporary
-    /// IDs: the parent (through the chain) obtains them, then the child adopts them.
-    func obtainPermanentIDsFromParent(for objects: [NSManagedObject]) throws {
-        guard let parentContext, !objects.isEmpty else { return }
-        let ids = objects.map(\.objectID)
-        let permanent = try parentContext.permanentIDs(forTemporaryIDs: ids)
-        for (object, objectID) in zip(objects, permanent) where objectID != object.objectID {
-            reassign(object, to: objectID)
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - relationshipKeyPathsForPrefetching
 
@@ -89,14 +88,14 @@ extension NSManagedObjectContext {
 extension NSManagedObject {
     /// Whether a to-many slot holds its members (loaded, inserted or set).
     func hasLoadedToMany(_ relationship: NSRelationshipDescription) -> Bool {
-        cdr_object_get(storage, relationship.slot)?.pointee.type == UInt8(CDR_SET.rawValue)
+        storage.set(at: relationship.slot) != nil
     }
 
     /// Loads a to-many slot with members read elsewhere (prefetching), as if the fault had
     /// fired: no dirty bits, the members become the committed contents.
     func installLoadedToMany(_ relationship: NSRelationshipDescription, members: [NSManagedObject]) {
-        guard !hasLoadedToMany(relationship), let set = cdr_object_mutable_set(storage, relationship.slot) else { return }
-        for member in members { _ = cdr_set_add(set, Unmanaged.passUnretained(member).toOpaque()) }
+        guard !hasLoadedToMany(relationship), let set = storage.mutableSet(at: relationship.slot) else { return }
+        for member in members { set.add(member) }
         committedToMany[relationship.slot] = members
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Refreshing, rolling back, resetting, merging
 
@@ -9,22 +8,19 @@ extension NSManagedObjectContext {
     /// changes are kept on top of the latest committed values.
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         guard object.context === self, !object.isInsertedFlag, !object.isFault else { return }
-        let hasLocalChanges = cdr_object_has_dirty(object.storage)
+        let hasLocalChanges = object.storage.hasDirty
         if !flag || !hasLocalChanges {
-            let id = ObjectIdentifier(object)
-            touched.removeValue(forKey: id)
-            eventTouched.removeValue(forKey: id)
+            changes.cancelChanges(object)
             if object.isDeletedFlag {
                 object.isDeletedFlag = false
-                deleted.removeValue(forKey: id)
-                eventDeleted.removeValue(forKey: id)
+                changes.cancelDelete(object)
             }
             object.turnIntoFault()
             return
         }
         // Keep dirty slots, reload the rest from a fresh row.
-        guard let row = try? freshRow(for: object) else { return }
-        let keep = object.entity.runtime.slotProperties.filter { cdr_object_is_dirty(object.storage, $0.slot) }
+        guard let row = try? source?.freshRow(for: object.objectID) else { return }
+        let keep = object.entity.runtime.slotProperties.filter { object.storage.isDirty(at: $0.slot) }
         let kept = keep.map { ($0, object.primitiveValue(atSlot: $0.slot, property: $0)) }
         object.load(row)
         withoutUndoRegistration {
@@ -46,18 +42,19 @@ extension NSManagedObjectContext {
     /// Also empties the undo manager's stacks, as Apple's does.
     public func rollback() {
         undoManager?.removeAllActions()
-        pendingDeletes.removeAll()
-        for object in inserted.values {
+        let (inserted, others) = changes.changedObjects
+        changes.removeAll()
+        for object in inserted {
             object.isInsertedFlag = false
             object.isDeletedFlag = false
             unregister(object)
-            cdr_object_turn_into_fault(object.storage)
+            object.storage.turnIntoFault()
         }
-        for object in Array(touched.values) + Array(deleted.values) where object.context === self {
+        for object in others where object.context === self {
             object.isDeletedFlag = false
             if object.isFault { continue }
             if let row = object.committedRow {
-                cdr_object_turn_into_fault(object.storage)
+                object.storage.turnIntoFault()
                 object.committedToMany.removeAll()
                 object.invalidValues.removeAll()
                 object.realizeQuietly(from: row)
@@ -66,12 +63,6 @@ extension NSManagedObjectContext {
                 object.turnIntoFault()
             }
         }
-        inserted.removeAll()
-        deleted.removeAll()
-        touched.removeAll()
-        eventInserted.removeAll()
-        eventDeleted.removeAll()
-        eventTouched.removeAll()
     }
 
     /// Forgets every object: registered objects become unusable faults without context.
@@ -82,17 +73,11 @@ extension NSManagedObjectContext {
             object.isInsertedFlag = false
             object.isDeletedFlag = false
             object.committedToMany.removeAll()
-            cdr_object_turn_into_fault(object.storage)
+            object.storage.turnIntoFault()
         }
         permanentObjects.removeAll()
         temporaryObjects.removeAll()
-        inserted.removeAll()
-        deleted.removeAll()
-        touched.removeAll()
-        eventInserted.removeAll()
-        eventDeleted.removeAll()
-        eventTouched.removeAll()
-        pendingDeletes.removeAll()
+        changes.removeAll()
     }
 
     /// Brings another context's save into this one: saved updates refresh the
@@ -116,7 +101,7 @@ extension NSManagedObjectContext {
             object.isDeletedFlag = false
             object.isInsertedFlag = false
             unregister(object)
-            cdr_object_turn_into_fault(object.storage)
+            object.storage.turnIntoFault()
             invalidated.insert(object)
         }
         var payload: [AnyHashable: Any] = [:]
@@ -130,6 +115,6 @@ extension NSManagedObject {
     /// Loads a row and marks the object realized, without awakeFromFetch (rollback).
     func realizeQuietly(from row: StoreRow) {
         load(row)
-        cdr_object_mark_realized(storage)
+        storage.markRealized()
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Pending changes, validation and saving
 
@@ -13,14 +12,7 @@ extension NSManagedObjectContext {
     ///   observes ObjectsDidChange calls it directly.
     public func processPendingChanges() {
         propagateDeletes()
-        let inserted = Set(eventInserted.values.filter { $0.context === self })
-        let deleted = Set(eventDeleted.values)
-        let updated = Set(eventTouched.values.filter { $0.context === self && !$0.isInsertedFlag && !$0.isDeletedFlag && cdr_object_has_event_dirty($0.storage) })
-        for object in eventTouched.values { cdr_object_clear_event_dirty(object.storage) }
-        for object in eventInserted.values { cdr_object_clear_event_dirty(object.storage) }
-        eventInserted.removeAll()
-        eventDeleted.removeAll()
-        eventTouched.removeAll()
+        let (inserted, updated, deleted) = changes.endEvent(in: self)
         undoManager?.endEventGroup()
         guard !inserted.isEmpty || !deleted.isEmpty || !updated.isEmpty else { return }
         var info: [AnyHashable: Any] = [:]
@@ -33,8 +25,7 @@ extension NSManagedObjectContext {
     /// Applies delete rules: nullify inverses, cascade (transitively, through cycles),
     /// leave Deny for validation, and drop never-saved objects from the context.
     func propagateDeletes() {
-        while !pendingDeletes.isEmpty {
-            let object = pendingDeletes.removeFirst()
+        while let object = changes.nextPendingDelete() {
             guard object.context === self else { continue }
             object.prepareForDeletion()
             for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties {
@@ -79,7 +70,7 @@ extension NSManagedObjectContext {
     ///   `NSValidationMultipleErrorsError` with `NSDetailedErrorsKey`),
     ///   `NSManagedObjectMergeError` for optimistic-locking conflicts, store errors.
     public func save() throws {
-        guard let coordinator = persistentStoreCoordinator else {
+        guard let source, source.coordinator != nil else {
             if hasChanges {
                 throw CoreDataError.make(NSPersistentStoreSaveError, "The context has no persistent store coordinator to save to.")
             }
@@ -89,32 +80,19 @@ extension NSManagedObjectContext {
         guard hasChanges else { return }
 
         post(.NSManagedObjectContextWillSave)
-        let insertedObjects = Array(inserted.values)
-        let deletedObjects = Array(deleted.values)
-        let updatedObjects = touched.values.filter(\.isUpdated)
-        for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
+        let willSave = changes.changesToSave
+        for object in willSave.inserts + willSave.updates + willSave.deletes { object.willSave() }
         // willSave may change more values or delete more objects.
         processPendingChanges()
         computeDerivedAttributes()
 
         try validateForSave()
-        // Uniqueness constraints are the store's: checked when the root context saves.
-        if parentContext == nil { try resolveUniquenessConflicts() }
+        // Uniqueness constraints are the store's: checked when a save reaches the stores.
+        if source.writesToStores { try resolveUniquenessConflicts() }
         processPendingChanges()
 
-        let inserts = Array(inserted.values)
-        let updates = touched.values.filter(\.isUpdated)
-        let deletes = Array(deleted.values)
-        if let parentContext {
-            let batch = ChildSaveBatch(child: self, inserts: inserts, updates: updates, deletes: deletes)
-            try batch.push(to: parentContext)
-            try batch.commit()
-        } else {
-            let batch = try SaveBatch(context: self, coordinator: coordinator,
-                                      inserts: inserts, updates: updates, deletes: deletes)
-            try batch.write()
-            batch.commit()
-        }
+        let (inserts, updates, deletes) = changes.changesToSave
+        try source.save(SaveChanges(inserts: inserts, updates: updates, deletes: deletes), from: self)
 
         let info: [AnyHashable: Any] = [
             NSInsertedObjectsKey: Set(inserts),
@@ -130,9 +108,13 @@ extension NSManagedObjectContext {
     /// child context, objects that came from the parent with temporary IDs get theirs
     /// from the ancestor that inserted them, so the whole chain agrees.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
-        try obtainPermanentIDsFromParent(for: objects.filter {
-            $0.context === self && $0.objectID.isTemporaryID && !$0.isInsertedFlag
-        })
+        let fromSource = objects.filter { $0.context === self && $0.objectID.isTemporaryID && !$0.isInsertedFlag }
+        if let source, !fromSource.isEmpty {
+            let ids = try source.permanentIDs(for: fromSource.map(\.objectID))
+            for (object, objectID) in zip(fromSource, ids) where objectID != object.objectID {
+                reassign(object, to: objectID)
+            }
+        }
         for (object, objectID) in try allocatePermanentIDs(for: objects.filter { $0.isInsertedFlag }) {
             reassign(object, to: objectID)
         }

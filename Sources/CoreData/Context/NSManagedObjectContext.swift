@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 /// The scratch pad where managed objects live: it uniques objects by ID, tracks inserts,
 /// updates and deletes, fetches through its coordinator and saves changes back.
@@ -54,18 +53,20 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     ///
     /// Setting it on a context that has a parent traps, as Apple raises.
     open var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
-        get { parentContext?.persistentStoreCoordinator ?? ownCoordinator }
+        get { source?.coordinator }
         set {
             if newValue != nil, parentContext != nil {
                 coreDataMisuse("Context already has a parent context; cannot set a coordinator.")
             }
-            ownCoordinator = newValue
+            source = newValue.map(CoordinatorObjectSource.init)
             if let newValue { ManagedClassRegistry.shared.noteModel(newValue.managedObjectModel) }
+            if automaticallyMergesChangesFromParent { observeSavesForAutomaticMerging(true) }
         }
     }
-    var ownCoordinator: NSPersistentStoreCoordinator?
+    /// Where objects come from and saves go: the coordinator, or the parent context.
+    var source: ObjectSource?
     /// The parent context, when this one is a child (see ``parent``).
-    var parentContext: NSManagedObjectContext?
+    var parentContext: NSManagedObjectContext? { source?.parentContext }
     /// How conflicts found at save are resolved; `NSErrorMergePolicy` reports them.
     open var mergePolicy: Any = NSErrorMergePolicy
     /// How old (in seconds) a cached row may be when a fault fires: negative (the
@@ -115,16 +116,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var permanentObjects: [RegistryKey: NSManagedObject] = [:]
     /// Registered objects with temporary IDs (inserted, not saved yet).
     var temporaryObjects: [NSManagedObjectID: NSManagedObject] = [:]
-    var inserted: [ObjectIdentifier: NSManagedObject] = [:]
-    var deleted: [ObjectIdentifier: NSManagedObject] = [:]
-    /// Objects that changed since the last save (candidates for `updatedObjects`).
-    var touched: [ObjectIdentifier: NSManagedObject] = [:]
-    /// The current event, for ObjectsDidChange and `changedValuesForCurrentEvent()`.
-    var eventInserted: [ObjectIdentifier: NSManagedObject] = [:]
-    var eventDeleted: [ObjectIdentifier: NSManagedObject] = [:]
-    var eventTouched: [ObjectIdentifier: NSManagedObject] = [:]
-    /// Deleted objects whose delete rules have not run yet.
-    var pendingDeletes: [NSManagedObject] = []
+    /// Inserted, deleted and changed objects, since the last save and in the current event.
+    let changes = ChangeTracker()
 
     // MARK: - Creating
 
@@ -138,7 +131,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
         super.init()
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
-        _ = RuntimeBridge.installed
+        _ = NSManagedObject.runtimeInstalled
     }
 
     public convenience override init() {
@@ -151,7 +144,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         // slots may reference each other in cycles, which clearing breaks.
         for object in allRegisteredObjects {
             object.context = nil
-            cdr_object_turn_into_fault(object.storage)
+            object.storage.turnIntoFault()
         }
     }
 
@@ -164,13 +157,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     open var registeredObjects: Set<NSManagedObject> { Set(allRegisteredObjects) }
-    open var insertedObjects: Set<NSManagedObject> { Set(inserted.values) }
-    open var deletedObjects: Set<NSManagedObject> { Set(deleted.values) }
-    open var updatedObjects: Set<NSManagedObject> { Set(touched.values.filter(\.isUpdated)) }
+    open var insertedObjects: Set<NSManagedObject> { Set(changes.insertedObjects) }
+    open var deletedObjects: Set<NSManagedObject> { Set(changes.deletedObjects) }
+    open var updatedObjects: Set<NSManagedObject> { Set(changes.updatedObjects) }
 
-    open var hasChanges: Bool {
-        !inserted.isEmpty || !deleted.isEmpty || touched.values.contains { $0.isUpdated }
-    }
+    open var hasChanges: Bool { changes.hasChanges }
 
     func registryKey(_ objectID: NSManagedObjectID) -> RegistryKey? {
         guard let pk = objectID.primaryKey, let store = objectID.storeReference?.liveIdentifier else { return nil }
@@ -198,23 +189,24 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         } else {
             temporaryObjects.removeValue(forKey: object.objectID)
         }
-        let id = ObjectIdentifier(object)
-        inserted.removeValue(forKey: id)
-        deleted.removeValue(forKey: id)
-        touched.removeValue(forKey: id)
-        eventInserted.removeValue(forKey: id)
-        eventDeleted.removeValue(forKey: id)
-        eventTouched.removeValue(forKey: id)
+        changes.forget(object)
         object.context = nil
     }
 
     /// The object for an ID: the registered one, or a new fault (no I/O). Apple's
     /// `object(with:)`.
     open func object(with objectID: NSManagedObjectID) -> NSManagedObject {
-        if let object = registeredObject(for: objectID) { return object }
-        if objectID.isTemporaryID, !(parentContext?.knowsObject(objectID) ?? false) {
+        guard let object = object(forSourceID: objectID) else {
             coreDataMisuse("Object's persistent store is not reachable from this NSManagedObjectContext's coordinator")
         }
+        return object
+    }
+
+    /// The object for an ID the source handed over (or a caller named): the registered
+    /// one, or a new fault; nil for a temporary ID that the source does not know.
+    func object(forSourceID objectID: NSManagedObjectID) -> NSManagedObject? {
+        if let object = registeredObject(for: objectID) { return object }
+        if objectID.isTemporaryID, !(source?.knowsObject(withTemporaryID: objectID) ?? false) { return nil }
         return makeFault(objectID)
     }
 
@@ -233,21 +225,20 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             if object.isFault { try object.fireFaultThrowing() }
             return object
         }
-        if let parentContext {
-            try parentContext.checkExistingObject(objectID)
-            let object = object(with: objectID)
+        guard let source else {
+            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                "The context has no persistent store coordinator or parent to find \(objectID) in.",
+                userInfo: [NSAffectedObjectsErrorKey: [objectID]])
+        }
+        guard let row = try source.checkExistence(of: objectID) else {
+            guard let object = object(forSourceID: objectID) else {
+                throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                    "The object \(objectID) is not in this context's parent chain.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
+            }
             try object.fireFaultThrowing()
             return object
         }
-        guard !objectID.isTemporaryID, let coordinator = persistentStoreCoordinator,
-              objectID.persistentStore?.persistentStoreCoordinator === coordinator else {
-            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
-                "The object \(objectID) is not in this context's stores.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
-        }
-        guard let row = try coordinator.row(for: objectID) else {
-            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
-                "The object \(objectID) does not exist in its store.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
-        }
+        // The row names the concrete entity (the ID may name an abstract parent).
         let object = registeredObjectOrFault(entityID: row.entity.runtime.entityID, pk: row.pk,
                                              store: objectID.persistentStore, fallback: objectID.entity)!
         if object.isFault { object.realize(from: row) }
@@ -265,6 +256,22 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         return makeFault(NSManagedObjectID(entity: entity, store: store, reference: .permanent(pk)))
     }
 
+    /// The object a row's to-one reference names: a registered object or a new fault (a
+    /// key is read in the source object's store), nil for NULL or for a temporary ID that no
+    /// ancestor knows.
+    func destination(of relationship: NSRelationshipDescription, in row: StoreRow,
+                     source: NSManagedObjectID) -> NSManagedObject? {
+        switch row.values.reference(at: relationship.slot) {
+        case let .key(key)?:
+            return registeredObjectOrFault(entityID: key.entityID, pk: key.pk, store: source.persistentStore,
+                                           fallback: relationship.destinationEntity)
+        case let .objectID(objectID)?:
+            return object(forSourceID: objectID)
+        case nil:
+            return nil
+        }
+    }
+
     // MARK: - Inserting and deleting
 
     /// Registers a new object for insertion on the next save.
@@ -276,14 +283,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if object.isDeletedFlag {
             // Re-inserting a deleted object undoes the delete.
             object.isDeletedFlag = false
-            deleted.removeValue(forKey: ObjectIdentifier(object))
-            eventDeleted.removeValue(forKey: ObjectIdentifier(object))
+            changes.cancelDelete(object)
             return
         }
         register(object)
         object.isInsertedFlag = true
-        inserted[ObjectIdentifier(object)] = object
-        eventInserted[ObjectIdentifier(object)] = object
+        changes.recordInsert(object)
         recordInsertion(object)
         object.awakeFromInsert()
     }
@@ -295,49 +300,33 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             coreDataMisuse("An NSManagedObject may only be deleted from the context that owns it.")
         }
         if object.isDeletedFlag { return }
-        let id = ObjectIdentifier(object)
         object.isDeletedFlag = true
         recordDeletion(object)
         if object.isInsertedFlag {
             // Never saved: it simply leaves the context once its relationships let go.
-            pendingDeletes.append(object)
+            changes.enqueueDeleteRules(for: object)
             return
         }
         object.fireFaultIfNeeded()
-        deleted[id] = object
-        eventDeleted[id] = object
-        pendingDeletes.append(object)
+        changes.recordDelete(object)
+        changes.enqueueDeleteRules(for: object)
     }
 
     /// Records that an object is about to change (updated set, current event).
     func noteWillChange(_ object: NSManagedObject) {
-        let id = ObjectIdentifier(object)
-        if touched[id] == nil { touched[id] = object }
-        if eventTouched[id] == nil { eventTouched[id] = object }
+        changes.recordChange(object)
     }
 
-    // MARK: - Store access for faults
+    // MARK: - The source, for faults
 
     func row(forFault object: NSManagedObject) throws -> StoreRow? {
-        if let parentContext { return try parentContext.snapshotRow(for: object.objectID) }
-        return try persistentStoreCoordinator?.row(for: object.objectID, maxAge: stalenessInterval)
+        try source?.row(for: object.objectID, maxAge: stalenessInterval)
     }
 
-    /// The members of a to-many relationship of a registered object, as the parent store
-    /// has them (registered objects or new faults).
+    /// The members of a to-many relationship of a registered object, as the source has
+    /// them (registered objects or new faults).
     func relatedObjects(_ relationship: NSRelationshipDescription, of object: NSManagedObject) throws -> [NSManagedObject] {
-        if let parentContext {
-            return try parentContext.relatedIDs(relationship, of: object.objectID).compactMap(objectFromParent)
-        }
-        guard !object.objectID.isTemporaryID else { return [] }
-        return try relatedKeys(relationship, of: object).compactMap {
-            registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: object.objectID.persistentStore,
-                                    fallback: relationship.destinationEntity)
-        }
-    }
-
-    func relatedKeys(_ relationship: NSRelationshipDescription, of object: NSManagedObject) throws -> [StoreKey] {
-        try persistentStoreCoordinator?.relatedKeys(relationship, of: object.objectID) ?? []
+        try source?.relatedObjects(relationship, of: object, into: self) ?? []
     }
 
     open override var description: String {
@@ -356,7 +345,7 @@ extension NSManagedObject {
     /// Fills a fault directly from a row already at hand (no second cache lookup).
     func realize(from row: StoreRow) {
         load(row)
-        cdr_object_mark_realized(storage)
+        storage.markRealized()
         awakeFromFetch()
     }
 }

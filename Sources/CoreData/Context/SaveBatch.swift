@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 /// One save, prepared: permanent keys for inserted objects, a change set per store, and
 /// what to do to the objects once the stores accepted it. Nothing in the context changes
@@ -15,13 +14,12 @@ final class SaveBatch {
     private var changes: [ObjectIdentifier: (NSPersistentStore, StoreChanges)] = [:]
     private var rows: [ObjectIdentifier: StoreRow] = [:]
 
-    init(context: NSManagedObjectContext, coordinator: NSPersistentStoreCoordinator,
-         inserts: [NSManagedObject], updates: [NSManagedObject], deletes: [NSManagedObject]) throws {
+    init(context: NSManagedObjectContext, coordinator: NSPersistentStoreCoordinator, changes: SaveChanges) throws {
         self.context = context
         self.coordinator = coordinator
-        self.inserts = inserts
-        self.updates = updates
-        self.deletes = deletes
+        self.inserts = changes.inserts
+        self.updates = changes.updates
+        self.deletes = changes.deletes
         try assignKeys()
         try build()
     }
@@ -65,7 +63,7 @@ final class SaveBatch {
             let row = try makeRow(object, pk: pk, version: version + 1)
             rows[ObjectIdentifier(object)] = row
             let slots = object.entity.runtime.slotProperties
-                .filter { Self.isStored($0) && object.differsFromCommitted($0) }.map(\.slot)
+                .filter { EntityRuntime.isStored($0) && object.differsFromCommitted($0) }.map(\.slot)
             withChanges(store) {
                 $0.updates.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: version))
             }
@@ -78,13 +76,6 @@ final class SaveBatch {
             }
             removeAllLinks(of: object, store: store)
         }
-    }
-
-    /// Attributes (not transient) and to-one relationships have columns.
-    static func isStored(_ property: NSPropertyDescription) -> Bool {
-        if property.isTransient { return false }
-        if let relationship = property as? NSRelationshipDescription { return !relationship.isToMany }
-        return property is NSAttributeDescription
     }
 
     /// Whether a to-many is stored as join-table links from this side: many-to-many
@@ -102,7 +93,7 @@ final class SaveBatch {
         guard let source = key(of: object) else { return }
         for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties
         where relationship.isToMany && !relationship.isTransient {
-            guard cdr_object_is_dirty(object.storage, relationship.slot) else { continue }
+            guard object.storage.isDirty(at: relationship.slot) else { continue }
             let current = object.toManyMembers(slot: relationship.slot, relationship: relationship)
             if Self.ownsLinks(relationship) {
                 let committed = object.committedToMany[relationship.slot] ?? []
@@ -144,37 +135,12 @@ final class SaveBatch {
         }
     }
 
-    /// The object's values as a store row (transformables encoded, to-ones as keys).
+    /// The object's values as a store row: destinations by their (new) keys; deleted ones
+    /// are left out, their inverse nullified by the delete rules.
     private func makeRow(_ object: NSManagedObject, pk: Int64, version: Int64) throws -> StoreRow {
-        let row = StoreRow(entity: object.entity, pk: pk, version: version)
-        for property in object.entity.runtime.slotProperties where Self.isStored(property) {
-            let slot = property.slot
-            if let relationship = property as? NSRelationshipDescription {
-                guard let destination = object.toOneValue(slot: slot), !destination.isDeletedFlag,
-                      let destinationKey = key(of: destination) else { continue }
-                var value = cdr_value()
-                value.type = UInt8(CDR_INT64.rawValue)
-                value.u.i = destinationKey.pk
-                value.length = UInt32(destinationKey.entityID)
-                _ = cdr_row_set(row.values, slot, &value)
-                _ = relationship
-                continue
-            }
-            guard let attribute = property as? NSAttributeDescription,
-                  let value = cdr_object_get(object.storage, slot) else { continue }
-            if attribute.slotType == CDR_BOX {
-                guard let boxed = object.primitiveValue(atSlot: slot, property: attribute) else { continue }
-                guard let data = Transformer.encode(boxed, for: attribute) else {
-                    throw CoreDataError.make(NSManagedObjectValidationError,
-                        "The value of \(object.entity.name ?? "?").\(attribute.name) could not be transformed to data (valueTransformerName \(attribute.valueTransformerName ?? "none")).",
-                        userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name])
-                }
-                _ = data.withUnsafeBytes { cdr_row_set_blob(row.values, slot, $0.baseAddress, $0.count) }
-            } else {
-                _ = cdr_row_set(row.values, slot, value)
-            }
+        try object.persistentRow(pk: pk, version: version, strict: true) { destination in
+            destination.isDeletedFlag ? nil : self.key(of: destination).map(RowReference.key)
         }
-        return row
     }
 
     /// Sends each store its change set. A conflict becomes `NSManagedObjectMergeError`.
@@ -211,9 +177,7 @@ final class SaveBatch {
             object.isDeletedFlag = false
             context.unregister(object)
         }
-        context.inserted.removeAll()
-        context.deleted.removeAll()
-        context.touched.removeAll()
+        context.changes.clearSaved()
     }
 }
 
@@ -224,12 +188,11 @@ extension NSManagedObject {
         committedRow = row
         for case let relationship as NSRelationshipDescription in entity.runtime.slotProperties
         where relationship.isToMany {
-            if let value = cdr_object_get(storage, relationship.slot)?.pointee,
-               value.type == UInt8(CDR_SET.rawValue) {
-                committedToMany[relationship.slot] = toManyMembers(slot: relationship.slot, relationship: relationship)
+            if let set = storage.set(at: relationship.slot) {
+                committedToMany[relationship.slot] = set.members(as: NSManagedObject.self)
             }
         }
-        cdr_object_clear_dirty(storage)
-        cdr_object_clear_event_dirty(storage)
+        storage.clearDirty()
+        storage.clearEventDirty()
     }
 }

@@ -9,3 +9,4 @@ public protocol NSFetchRequestResult: AnyObject {}
 
 extension NSNumber: NSFetchRequestResult {}
 extension NSDictionary: NSFetchRequestResult {}
+extension NSManagedObjectID: NSFetchRequestResult {}

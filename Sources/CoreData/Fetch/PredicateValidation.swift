@@ -68,7 +68,7 @@ enum PredicateValidation {
             if index == 0, key == "SELF" || key == "self" { continue }
             guard let property = entity.propertiesByName[key] else {
                 if entity.runtime.family.contains(where: { $0.propertiesByName[key] != nil }) { return .unknown }
-                throw SQLPredicateCompiler.unknownKeyError(key, entity)
+                throw PredicateEvaluationError.unknownKey(key, entityName: entity.name).nsError
             }
             guard let relationship = property as? NSRelationshipDescription,
                   let destination = relationship.destinationEntity else { return .unknown }

@@ -1,12 +1,11 @@
 import Foundation
-internal import CCoreDataRuntime
 
 /// What an entity needs at run time, built once when its model is frozen: the runtime
 /// layout (key → slot), its store identity (`Z_ENT`) and the class of its objects.
 final class EntityRuntime: @unchecked Sendable {
     // @unchecked Sendable: immutable after construction; the layout is frozen by the
     // runtime once an object uses it and is safe to share.
-    let layout: OpaquePointer
+    let layout: RuntimeLayout
     /// Every property with a slot, indexed by slot.
     let slotProperties: [NSPropertyDescription]
     let slotByName: [String: Int32]
@@ -34,19 +33,19 @@ final class EntityRuntime: @unchecked Sendable {
 
     init(entity: NSEntityDescription, entityID: Int) {
         self.entity = entity
-        let layout = cdr_layout_create(entity.name ?? "")!
+        let layout = RuntimeLayout(entityName: entity.name ?? "")
         var slots: [NSPropertyDescription] = []
         var byName: [String: Int32] = [:]
         for property in entity.properties {
-            let type: cdr_type
+            let type: SlotType
             switch property {
             case let attribute as NSAttributeDescription: type = attribute.slotType
-            case let relationship as NSRelationshipDescription:
-                type = relationship.isToMany ? CDR_SET : CDR_OBJECT
-            default: type = CDR_BOX
+            case let relationship as NSRelationshipDescription: type = relationship.isToMany ? .set : .object
+            default: type = .box
             }
-            let index = cdr_layout_add_slot(layout, property.name, type)
-            precondition(index >= 0, "duplicate property \(property.name)")
+            guard let index = layout.addSlot(key: property.name, type: type) else {
+                preconditionFailure("duplicate property \(property.name)")
+            }
             if property.slot < 0 { property.slot = index }
             precondition(property.slot == index, "inherited slot mismatch for \(property.name)")
             slots.append(property)
@@ -60,14 +59,14 @@ final class EntityRuntime: @unchecked Sendable {
         for property in slots {
             if let attribute = property as? NSAttributeDescription {
                 if attribute.isTransient { continue }
-                if attribute.slotType == CDR_BOX { other.append(attribute) } else { plain.append(attribute.slot) }
+                if attribute.slotType == .box { other.append(attribute) } else { plain.append(attribute.slot) }
             } else if let relationship = property as? NSRelationshipDescription, !relationship.isToMany {
                 other.append(relationship)
             }
         }
         self.plainAttributeSlots = plain
         self.otherLoadedProperties = other
-        self.storedSlots = slots.filter(SaveBatch.isStored).map(\.slot)
+        self.storedSlots = slots.filter(Self.isStored).map(\.slot)
         self.entityID = entityID
         var root = entity
         while let parent = root.superentity { root = parent }
@@ -78,8 +77,16 @@ final class EntityRuntime: @unchecked Sendable {
         walk(entity)
         self.familyMembers = family.map(UnownedEntity.init)
     }
+}
 
-    deinit { cdr_layout_release(layout) }
+extension EntityRuntime {
+    /// Whether a property has a column in the store: attributes (not transient) and to-one
+    /// relationships.
+    static func isStored(_ property: NSPropertyDescription) -> Bool {
+        if property.isTransient { return false }
+        if let relationship = property as? NSRelationshipDescription { return !relationship.isToMany }
+        return property is NSAttributeDescription
+    }
 }
 
 /// An entity held without a strong reference.

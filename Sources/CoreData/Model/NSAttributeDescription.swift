@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 /// An attribute of an entity: a typed value stored in the object's slot.
 ///
@@ -114,17 +113,17 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     // MARK: - Runtime
 
     /// The runtime slot type that holds values of this attribute.
-    var slotType: cdr_type {
+    var slotType: SlotType {
         switch attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
-            return CDR_INT64
-        case .doubleAttributeType, .floatAttributeType: return CDR_DOUBLE
-        case .booleanAttributeType: return CDR_BOOL
-        case .stringAttributeType, .URIAttributeType, .decimalAttributeType: return CDR_TEXT
-        case .dateAttributeType: return CDR_DATE
-        case .binaryDataAttributeType: return CDR_BLOB
-        case .UUIDAttributeType: return CDR_UUID
-        default: return CDR_BOX
+            return .int64
+        case .doubleAttributeType, .floatAttributeType: return .double
+        case .booleanAttributeType: return .bool
+        case .stringAttributeType, .URIAttributeType, .decimalAttributeType: return .text
+        case .dateAttributeType: return .date
+        case .binaryDataAttributeType: return .blob
+        case .UUIDAttributeType: return .uuid
+        default: return .box
         }
     }
 

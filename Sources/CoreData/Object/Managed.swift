@@ -100,18 +100,6 @@ enum ManagedToken {
     static func next() -> Int { counter.next() }
 }
 
-final class LockedCounter: @unchecked Sendable {
-    // @unchecked Sendable: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-}
-
 /// A storage value that mirrors can recognise.
 protocol ManagedStorage { var token: Int { get } }
 extension Managed: ManagedStorage {}

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Change tracking
 
@@ -22,7 +21,7 @@ extension NSManagedObject {
     public func changedValuesForCurrentEvent() -> [String: Any] {
         guard !isFault else { return [:] }
         var result: [String: Any] = [:]
-        for property in entity.runtime.slotProperties where cdr_object_is_event_dirty(storage, property.slot) {
+        for property in entity.runtime.slotProperties where storage.isEventDirty(at: property.slot) {
             result[property.name] = primitiveValue(atSlot: property.slot, property: property) ?? NSNull()
         }
         return result
@@ -49,21 +48,14 @@ extension NSManagedObject {
     func committedValue(_ property: NSPropertyDescription, row: StoreRow) -> Any? {
         switch property {
         case let attribute as NSAttributeDescription:
-            guard let value = cdr_row_get(row.values, attribute.slot)?.pointee else { return nil }
-            return attribute.slotType == CDR_BOX ? Transformer.decode(value, for: attribute) : attribute.swiftValue(of: value)
+            let value = row.values.value(at: attribute.slot)
+            return attribute.slotType == .box ? Transformer.decode(value, for: attribute) : attribute.swiftValue(of: value)
         case let relationship as NSRelationshipDescription:
             if relationship.isToMany {
                 let members = committedToMany[relationship.slot] ?? []
                 return relationship.isOrdered ? NSOrderedSet(array: members) : Set(members)
             }
-            if let references = (row as? ParentRow)?.objectReferences {
-                return references[relationship.slot].flatMap { context?.objectFromParent($0) }
-            }
-            guard let value = cdr_row_get(row.values, relationship.slot)?.pointee,
-                  value.type == UInt8(CDR_INT64.rawValue) else { return nil }
-            return context?.registeredObjectOrFault(entityID: Int(value.length), pk: value.u.i,
-                                                    store: objectID.persistentStore,
-                                                    fallback: relationship.destinationEntity)
+            return context?.destination(of: relationship, in: row, source: objectID)
         default:
             return nil
         }
@@ -72,11 +64,11 @@ extension NSManagedObject {
     /// Whether a property's current value differs from the committed one.
     func differsFromCommitted(_ property: NSPropertyDescription) -> Bool {
         let slot = property.slot
-        guard cdr_object_is_dirty(storage, slot) else { return false }
+        guard storage.isDirty(at: slot) else { return false }
         if invalidValues[slot] != nil { return true }
         guard let row = committedRow else {
             // Inserted: every value that is set counts.
-            return cdr_object_get(storage, slot).map { $0.pointee.type != UInt8(CDR_NULL.rawValue) } ?? false
+            return !storage.value(at: slot).isNull
         }
         switch property {
         case let relationship as NSRelationshipDescription:
@@ -86,15 +78,15 @@ extension NSManagedObject {
                 return committed != current
             }
             let current = toOneValue(slot: slot)
-            if let references = (row as? ParentRow)?.objectReferences { return current?.objectID != references[slot] }
-            let committedValue = cdr_row_get(row.values, slot)?.pointee
-            if committedValue?.type != UInt8(CDR_INT64.rawValue) { return current != nil }
-            return current?.objectID.primaryKey != committedValue?.u.i
-        case let attribute as NSAttributeDescription where attribute.slotType == CDR_BOX:
+            switch row.values.reference(at: slot) {
+            case nil: return current != nil
+            case let .key(key): return current?.objectID.primaryKey != key.pk
+            case let .objectID(committed): return current?.objectID != committed
+            }
+        case let attribute as NSAttributeDescription where attribute.slotType == .box:
             return true
         default:
-            guard let current = cdr_object_get(storage, slot), let committed = cdr_row_get(row.values, slot) else { return true }
-            return !cdr_value_equal(current, committed)
+            return !storage.value(at: slot).isEqual(to: row.values.value(at: slot))
         }
     }
 }

@@ -67,7 +67,7 @@ extension NSManagedObject {
 extension NSManagedObjectContext {
     /// Derived attributes of the inserted and updated objects, before validation.
     func computeDerivedAttributes() {
-        let objects = inserted.values.filter { !$0.isDeletedFlag } + touched.values.filter(\.isUpdated)
+        let objects = changes.savedObjects
         // Aggregates over a to-many change when a member changes: recompute for the
         // members' owners too.
         var owners: [ObjectIdentifier: NSManagedObject] = [:]

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Faults
 
@@ -7,7 +6,7 @@ extension NSManagedObject {
     /// Whether the object's data is not loaded yet (or was discarded). Reading any
     /// property fires the fault.
     public var isFault: Bool {
-        cdr_object_fault_state(storage) != CDR_REALIZED
+        !storage.isRealized
     }
 
     /// Whether a relationship's destination is not loaded: a to-one whose object is a
@@ -18,15 +17,14 @@ extension NSManagedObject {
         }
         if isFault { return true }
         if relationship.isToMany {
-            let value = cdr_object_get(storage, relationship.slot)
-            return value?.pointee.type != UInt8(CDR_SET.rawValue) && !isInsertedFlag
+            return storage.set(at: relationship.slot) == nil && !isInsertedFlag
         }
         return toOneValue(slot: relationship.slot)?.isFault ?? false
     }
 
     @inline(__always)
     func fireFaultIfNeeded() {
-        if cdr_object_fault_state(storage) != CDR_REALIZED { fireFault() }
+        if !storage.isRealized { fireFault() }
     }
 
     /// Fires the fault; traps with Apple's wording when the data is gone (Apple raises
@@ -38,17 +36,17 @@ extension NSManagedObject {
     }
 
     func fireFaultThrowing() throws {
-        guard cdr_object_fault_state(storage) == CDR_FAULT else { return }
-        switch cdr_object_fire(storage) {
-        case Int32(CDR_OK):
+        guard storage.faultState == .fault else { return }
+        switch storage.fire() {
+        case .fulfilled:
             awakeFromFetch()
-        case Int32(CDR_EBUSY):
+        case .busy:
             return // already loading (a hook read a value while firing)
-        default:
+        case .failed:
             if let context, context.shouldDeleteInaccessibleFaults {
                 // The row is gone: Apple's default is an object with nil values that
                 // reports itself deleted, not an exception.
-                cdr_object_mark_realized(storage)
+                storage.markRealized()
                 isDeletedFlag = true
                 return
             }
@@ -66,55 +64,25 @@ extension NSManagedObject {
         return true
     }
 
-    /// Loads a store row into the slots without marking anything dirty, and makes it
-    /// the committed snapshot.
-    func load(_ row: StoreRow) {
-        let values = row.values
-        let runtime = entity.runtime!
-        // Stored attributes with a slot type of their own: copied as they are.
-        runtime.plainAttributeSlots.withUnsafeBufferPointer { slots in
-            for slot in slots {
-                if let value = cdr_row_get(values, slot) { _ = cdr_object_load(storage, slot, value) }
-            }
-        }
-        for property in runtime.otherLoadedProperties {
-            let slot = property.slot
-            switch property {
-            case let attribute as NSAttributeDescription:
-                guard let value = cdr_row_get(values, slot) else { continue }
-                let decoded = Transformer.decode(value.pointee, for: attribute)
-                _ = attribute.store(decoded, in: storage, slot: slot, dirty: false)
-            case let relationship as NSRelationshipDescription where !relationship.isToMany:
-                if let references = (row as? ParentRow)?.objectReferences {
-                    // A parent context's row: destinations by ID, perhaps temporary.
-                    writeToOne(references[slot].flatMap { context?.objectFromParent($0) }, slot: slot, dirty: false)
-                    continue
-                }
-                guard let value = cdr_row_get(values, slot)?.pointee,
-                      value.type == UInt8(CDR_INT64.rawValue),
-                      let destination = context?.registeredObjectOrFault(
-                        entityID: Int(value.length), pk: value.u.i, store: objectID.persistentStore,
-                        fallback: relationship.destinationEntity)
-                else {
-                    writeToOne(nil, slot: slot, dirty: false)
-                    continue
-                }
-                writeToOne(destination, slot: slot, dirty: false)
-            default:
-                continue
-            }
-        }
-        committedRow = row
-    }
-
     /// Turns a realized object back into a fault, dropping its values (and any unsaved
     /// changes). Inserted objects cannot become faults.
     func turnIntoFault() {
         guard !isFault, !isInsertedFlag else { return }
         willTurnIntoFault()
-        cdr_object_turn_into_fault(storage)
+        storage.turnIntoFault()
         invalidValues.removeAll()
         committedToMany.removeAll()
         didTurnIntoFault()
     }
+}
+
+extension NSManagedObject {
+    /// Installs the runtime's callbacks once per process: a firing fault fills itself
+    /// through ``fulfilFault()``. Touched by every object and context initializer.
+    static let runtimeInstalled: Bool = {
+        RuntimeBridge.install { owner in
+            Unmanaged<NSManagedObject>.fromOpaque(owner).takeUnretainedValue().fulfilFault()
+        }
+        return true
+    }()
 }

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Fetched properties
 
@@ -19,11 +18,7 @@ extension NSManagedObject {
         request.fetchLimit = template.fetchLimit
         request.resultType = template.resultType
         let result = (try? context.fetch(request)) ?? []
-        let box = ValueBox(result)
-        var value = cdr_value()
-        value.type = UInt8(CDR_BOX.rawValue)
-        value.u.ref = Unmanaged.passUnretained(box).toOpaque()
-        withExtendedLifetime(box) { _ = cdr_object_load(storage, property.slot, &value) }
+        storage.loading.setBoxed(result, at: property.slot)
         return result
     }
 }

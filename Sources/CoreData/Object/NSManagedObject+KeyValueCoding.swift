@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Key-value coding over the runtime slots
 
@@ -128,8 +127,7 @@ extension NSManagedObject {
         if let invalid = invalidValues[slot] { return invalid }
         switch property {
         case let attribute as NSAttributeDescription:
-            guard let value = cdr_object_get(storage, slot) else { return nil }
-            return attribute.swiftValue(of: value.pointee)
+            return attribute.swiftValue(of: storage.value(at: slot))
         case let relationship as NSRelationshipDescription:
             if relationship.isToMany {
                 let members = toManyMembers(slot: slot, relationship: relationship)
@@ -137,12 +135,12 @@ extension NSManagedObject {
             }
             return toOneValue(slot: slot)
         default:
-            guard let value = cdr_object_get(storage, slot), value.pointee.type == UInt8(CDR_BOX.rawValue),
-                  let pointer = value.pointee.u.ref else {
+            let value = storage.value(at: slot)
+            guard value.type == .box else {
                 if let fetched = property as? NSFetchedPropertyDescription { return fetchedValue(fetched) }
                 return nil
             }
-            return Unmanaged<ValueBox>.fromOpaque(pointer).takeUnretainedValue().value
+            return value.boxed
         }
     }
 
@@ -163,10 +161,10 @@ extension NSManagedObject {
         case let attribute as NSAttributeDescription:
             recordUndoableChange(ofSlot: attribute.slot)
             invalidValues.removeValue(forKey: attribute.slot)
-            if !attribute.store(value, in: storage, slot: attribute.slot, dirty: true) {
+            if !attribute.store(value, into: storage, slot: attribute.slot) {
                 // Apple accepts any object through KVC and reports the type at save.
                 invalidValues[attribute.slot] = value
-                cdr_object_mark_dirty(storage, attribute.slot)
+                storage.markDirty(at: attribute.slot)
             }
         case let relationship as NSRelationshipDescription:
             if relationship.isToMany {
@@ -176,13 +174,11 @@ extension NSManagedObject {
             }
         default:
             recordUndoableChange(ofSlot: property.slot)
-            let box = NSAttributeDescription.unwrap(value).map(ValueBox.init)
-            var slotValue = cdr_value()
-            if let box {
-                slotValue.type = UInt8(CDR_BOX.rawValue)
-                slotValue.u.ref = Unmanaged.passUnretained(box).toOpaque()
+            if let value = NSAttributeDescription.unwrap(value) {
+                storage.setBoxed(value, at: property.slot)
+            } else {
+                storage.setNull(at: property.slot)
             }
-            withExtendedLifetime(box) { _ = cdr_object_set(storage, property.slot, &slotValue) }
         }
     }
 
@@ -190,7 +186,7 @@ extension NSManagedObject {
     func applyDefaultValues() {
         for case let attribute as NSAttributeDescription in entity.runtime.slotProperties {
             if let value = attribute.defaultValue {
-                _ = attribute.store(value, in: storage, slot: attribute.slot, dirty: false)
+                _ = attribute.store(value, into: storage.loading, slot: attribute.slot)
             }
         }
     }

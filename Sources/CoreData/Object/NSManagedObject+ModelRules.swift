@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - The model's validation rules for one value
 

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Relationship destinations as IDs, without loading objects
 
@@ -17,7 +16,7 @@ extension NSManagedObject {
             if !relationship.isToMany {
                 return toOneValue(slot: relationship.slot).map { [$0.objectID] } ?? []
             }
-            if let value = cdr_object_get(storage, relationship.slot)?.pointee, value.type == UInt8(CDR_SET.rawValue) {
+            if storage.set(at: relationship.slot) != nil {
                 return toManyMembers(slot: relationship.slot, relationship: relationship).map(\.objectID)
             }
         }
@@ -32,9 +31,10 @@ extension NSManagedObject {
             let keys = (try? coordinator.relatedKeys(relationship, of: objectID)) ?? []
             return keys.compactMap { id($0.entityID, $0.pk) }
         }
-        guard let row = try? coordinator.row(for: objectID),
-              let value = cdr_row_get(row.values, relationship.slot)?.pointee,
-              value.type == UInt8(CDR_INT64.rawValue) else { return [] }
-        return id(Int(value.length), value.u.i).map { [$0] } ?? []
+        switch (try? coordinator.row(for: objectID))?.values.reference(at: relationship.slot) {
+        case let .key(key)?: return id(key.entityID, key.pk).map { [$0] } ?? []
+        case let .objectID(destination)?: return [destination]
+        case nil: return []
+        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Adding and removing relationship members (inverse upkeep included)
 
@@ -34,24 +33,22 @@ extension NSManagedObject {
         recordUndoableChange(ofSlot: relationship.slot)
         let set = loadedSet(slot: relationship.slot, relationship: relationship)
         var added: [NSManagedObject] = []
-        var position = index.map { max(0, min($0, cdr_set_count(set))) }
+        var position = index.map { max(0, min($0, set.count)) }
         for member in members {
-            let pointer = Unmanaged.passUnretained(member).toOpaque()
             if var target = position {
-                let existing = cdr_set_index_of(set, pointer)
-                if existing >= 0 {
+                if let existing = set.index(of: member) {
                     if existing < target { target -= 1 }
-                    _ = cdr_set_remove(set, pointer)
+                    set.remove(member)
                 } else {
                     added.append(member)
                 }
-                _ = cdr_set_insert_at(set, pointer, target)
+                set.insert(member, at: target)
                 position = target + 1
-            } else if cdr_set_add(set, pointer) == 1 {
+            } else if set.add(member) {
                 added.append(member)
             }
         }
-        cdr_object_mark_dirty(storage, relationship.slot)
+        storage.markDirty(at: relationship.slot)
         guard let inverse = relationship.inverseRelationship else { return }
         for member in added { member.linkInverse(inverse, to: self, through: relationship) }
     }
@@ -66,11 +63,11 @@ extension NSManagedObject {
         recordUndoableChange(ofSlot: relationship.slot)
         let set = loadedSet(slot: relationship.slot, relationship: relationship)
         var removed: [NSManagedObject] = []
-        for member in members where cdr_set_remove(set, Unmanaged.passUnretained(member).toOpaque()) == 1 {
+        for member in members where set.remove(member) {
             removed.append(member)
         }
         guard !removed.isEmpty else { return }
-        cdr_object_mark_dirty(storage, relationship.slot)
+        storage.markDirty(at: relationship.slot)
         guard let inverse = relationship.inverseRelationship else { return }
         for member in removed { member.unlinkInverse(inverse, from: self) }
     }

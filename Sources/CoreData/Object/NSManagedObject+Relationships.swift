@@ -1,55 +1,35 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Relationship storage and inverse upkeep
 
 extension NSManagedObject {
     /// The object in a to-one slot (no fault firing of either side).
     func toOneValue(slot: Int32) -> NSManagedObject? {
-        guard let value = cdr_object_get(storage, slot)?.pointee,
-              value.type == UInt8(CDR_OBJECT.rawValue), let pointer = value.u.ref else { return nil }
-        return Unmanaged<NSManagedObject>.fromOpaque(pointer).takeUnretainedValue()
+        storage.value(at: slot).object(as: NSManagedObject.self)
     }
 
     func writeToOne(_ object: NSManagedObject?, slot: Int32, dirty: Bool) {
-        var value = cdr_value()
-        if let object {
-            value.type = UInt8(CDR_OBJECT.rawValue)
-            value.u.ref = Unmanaged.passUnretained(object).toOpaque()
-        }
-        if dirty { recordUndoableChange(ofSlot: slot) }
-        withExtendedLifetime(object) {
-            _ = dirty ? cdr_object_set(storage, slot, &value) : cdr_object_load(storage, slot, &value)
+        if dirty {
+            recordUndoableChange(ofSlot: slot)
+            storage.setObject(object, at: slot)
+        } else {
+            storage.loading.setObject(object, at: slot)
         }
     }
 
     /// The members of a to-many relationship, loading them from the store the first time
     /// (a to-many is not read until something asks for it).
     func toManyMembers(slot: Int32, relationship: NSRelationshipDescription) -> [NSManagedObject] {
-        let set = loadedSet(slot: slot, relationship: relationship)
-        let count = cdr_set_count(set)
-        var members: [NSManagedObject] = []
-        members.reserveCapacity(count)
-        for index in 0..<count {
-            if let pointer = cdr_set_at(set, index) {
-                members.append(Unmanaged<NSManagedObject>.fromOpaque(pointer).takeUnretainedValue())
-            }
-        }
-        return members
+        loadedSet(slot: slot, relationship: relationship).members(as: NSManagedObject.self)
     }
 
     /// The runtime set of a to-many slot, filled from the store if it was not loaded.
-    func loadedSet(slot: Int32, relationship: NSRelationshipDescription) -> OpaquePointer {
-        if let value = cdr_object_get(storage, slot)?.pointee, value.type == UInt8(CDR_SET.rawValue),
-           let set = value.u.set {
-            return set
-        }
-        let set = cdr_object_mutable_set(storage, slot)!
+    func loadedSet(slot: Int32, relationship: NSRelationshipDescription) -> SlotSet {
+        if let set = storage.set(at: slot) { return set }
+        let set = storage.mutableSet(at: slot)!
         guard !isInsertedFlag, let context else { return set }
         let members = (try? context.relatedObjects(relationship, of: self)) ?? []
-        for object in members {
-            _ = cdr_set_add(set, Unmanaged.passUnretained(object).toOpaque())
-        }
+        for object in members { set.add(object) }
         committedToMany[slot] = members
         return set
     }
@@ -58,33 +38,27 @@ extension NSManagedObject {
     func replaceToManyPrimitive(_ relationship: NSRelationshipDescription, with objects: [NSManagedObject]) {
         recordUndoableChange(ofSlot: relationship.slot)
         let set = loadedSet(slot: relationship.slot, relationship: relationship)
-        cdr_set_remove_all(set)
-        for object in objects { _ = cdr_set_add(set, Unmanaged.passUnretained(object).toOpaque()) }
-        cdr_object_mark_dirty(storage, relationship.slot)
+        set.removeAll()
+        for object in objects { set.add(object) }
+        storage.markDirty(at: relationship.slot)
     }
 
     func addToManyPrimitive(_ relationship: NSRelationshipDescription, _ object: NSManagedObject) {
         context?.noteWillChange(self)
         fireFaultIfNeeded()
         let set = loadedSet(slot: relationship.slot, relationship: relationship)
-        let pointer = Unmanaged.passUnretained(object).toOpaque()
-        if cdr_set_contains(set, pointer) { return }
+        if set.contains(object) { return }
         recordUndoableChange(ofSlot: relationship.slot)
-        if cdr_set_add(set, pointer) == 1 {
-            cdr_object_mark_dirty(storage, relationship.slot)
-        }
+        if set.add(object) { storage.markDirty(at: relationship.slot) }
     }
 
     func removeToManyPrimitive(_ relationship: NSRelationshipDescription, _ object: NSManagedObject) {
         context?.noteWillChange(self)
         fireFaultIfNeeded()
         let set = loadedSet(slot: relationship.slot, relationship: relationship)
-        let pointer = Unmanaged.passUnretained(object).toOpaque()
-        guard cdr_set_contains(set, pointer) else { return }
+        guard set.contains(object) else { return }
         recordUndoableChange(ofSlot: relationship.slot)
-        if cdr_set_remove(set, pointer) == 1 {
-            cdr_object_mark_dirty(storage, relationship.slot)
-        }
+        if set.remove(object) { storage.markDirty(at: relationship.slot) }
     }
 
     /// Sets a relationship through the public setter: the value changes and the inverse

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 import Synchronization
 
 // MARK: - Typed reads and writes for @Managed properties
@@ -209,8 +208,9 @@ extension NSManagedObject {
         }
         willAccessValue(forKey: resolved.key)
         defer { didAccessValue(forKey: resolved.key) }
-        if let value = cdr_object_get(storage, resolved.slot)?.pointee, TypedSlot.canRead(value, resolved) {
-            return TypedSlot.read(value, resolved, as: Value.self)
+        let slotValue = storage.value(at: resolved.slot)
+        if TypedSlot.canRead(slotValue, resolved) {
+            return TypedSlot.read(slotValue, resolved, as: Value.self)
         }
         let value = primitiveValue(atSlot: resolved.slot, property: resolved.property!)
         return ManagedConversion.cast(value, to: Value.self, key: resolved.key)
@@ -245,14 +245,15 @@ enum TypedSlot {
     /// Whether `read` handles the slot's value: one of the attribute's type, or NULL
     /// (except for a non-optional Date, which `ManagedConversion` reports).
     @inline(__always)
-    static func canRead(_ value: cdr_value, _ resolved: ManagedResolution) -> Bool {
-        if value.type == UInt8(CDR_NULL.rawValue) { return resolved.shape != .date }
+    static func canRead(_ value: SlotValue, _ resolved: ManagedResolution) -> Bool {
+        let type = value.type
+        if type == .null { return resolved.shape != .date }
         switch resolved.kind {
-        case .integer64, .integer32, .integer16: return value.type == UInt8(CDR_INT64.rawValue)
-        case .double: return value.type == UInt8(CDR_DOUBLE.rawValue)
-        case .boolean: return value.type == UInt8(CDR_BOOL.rawValue)
-        case .string: return value.type == UInt8(CDR_TEXT.rawValue)
-        case .date: return value.type == UInt8(CDR_DATE.rawValue)
+        case .integer64, .integer32, .integer16: return type == .int64
+        case .double: return type == .double
+        case .boolean: return type == .bool
+        case .string: return type == .text
+        case .date: return type == .date
         case .none: return false
         }
     }
@@ -261,97 +262,65 @@ enum TypedSlot {
     /// `Value?`: the optional of a generic type is a metadata lookup per call in
     /// unspecialized code, which is how client modules call in.)
     @inline(__always)
-    static func read<Value>(_ value: cdr_value, _ resolved: ManagedResolution, as type: Value.Type) -> Value {
-        let isNull = value.type == UInt8(CDR_NULL.rawValue)
-        var i = value.u.i
-        if resolved.kind == .integer32 { i = Int64(Int32(truncatingIfNeeded: i)) }
-        if resolved.kind == .integer16 { i = Int64(Int16(truncatingIfNeeded: i)) }
+    static func read<Value>(_ value: SlotValue, _ resolved: ManagedResolution, as type: Value.Type) -> Value {
+        let isNull = value.isNull
         switch resolved.shape {
-        case .int64: return bitCast(isNull ? 0 : i, type)
-        case .optionalInt64: return bitCast(isNull ? nil : Optional(i), type)
-        case .int: return bitCast(isNull ? 0 : Int(i), type)
-        case .optionalInt: return bitCast(isNull ? nil : Optional(Int(i)), type)
-        case .int32: return bitCast(isNull ? 0 : Int32(truncatingIfNeeded: i), type)
-        case .optionalInt32: return bitCast(isNull ? nil : Optional(Int32(truncatingIfNeeded: i)), type)
-        case .int16: return bitCast(isNull ? 0 : Int16(truncatingIfNeeded: i), type)
-        case .optionalInt16: return bitCast(isNull ? nil : Optional(Int16(truncatingIfNeeded: i)), type)
-        case .double: return bitCast(isNull ? 0 : value.u.d, type)
-        case .optionalDouble: return bitCast(isNull ? nil : Optional(value.u.d), type)
-        case .bool: return bitCast(isNull ? false : value.u.i != 0, type)
-        case .optionalBool: return bitCast(isNull ? nil : Optional(value.u.i != 0), type)
-        case .string: return bitCast(isNull ? "" : text(value), type)
-        case .optionalString: return bitCast(isNull ? nil : Optional(text(value)), type)
-        case .date: return bitCast(Date(timeIntervalSinceReferenceDate: value.u.d), type)
-        case .optionalDate: return bitCast(isNull ? nil : Optional(Date(timeIntervalSinceReferenceDate: value.u.d)), type)
+        case .int64, .optionalInt64, .int, .optionalInt, .int32, .optionalInt32, .int16, .optionalInt16:
+            var i = isNull ? 0 : value.int64
+            if resolved.kind == .integer32 { i = Int64(Int32(truncatingIfNeeded: i)) }
+            if resolved.kind == .integer16 { i = Int64(Int16(truncatingIfNeeded: i)) }
+            switch resolved.shape {
+            case .int64: return bitCast(i, type)
+            case .optionalInt64: return bitCast(isNull ? nil : Optional(i), type)
+            case .int: return bitCast(Int(i), type)
+            case .optionalInt: return bitCast(isNull ? nil : Optional(Int(i)), type)
+            case .int32: return bitCast(Int32(truncatingIfNeeded: i), type)
+            case .optionalInt32: return bitCast(isNull ? nil : Optional(Int32(truncatingIfNeeded: i)), type)
+            case .int16: return bitCast(Int16(truncatingIfNeeded: i), type)
+            default: return bitCast(isNull ? nil : Optional(Int16(truncatingIfNeeded: i)), type)
+            }
+        case .double: return bitCast(isNull ? 0 : value.double, type)
+        case .optionalDouble: return bitCast(isNull ? nil : Optional(value.double), type)
+        case .bool: return bitCast(isNull ? false : value.bool, type)
+        case .optionalBool: return bitCast(isNull ? nil : Optional(value.bool), type)
+        case .string: return bitCast(isNull ? "" : value.string, type)
+        case .optionalString: return bitCast(isNull ? nil : Optional(value.string), type)
+        case .date: return bitCast(Date(timeIntervalSinceReferenceDate: value.double), type)
+        case .optionalDate: return bitCast(isNull ? nil : Optional(Date(timeIntervalSinceReferenceDate: value.double)), type)
         case .other: preconditionFailure("read of an untyped @Managed property")
         }
     }
 
-    /// A text slot as a String (its bytes are length-counted UTF-8).
-    @inline(__always)
-    static func text(_ value: cdr_value) -> String {
-        String(cString: value.u.text)
-    }
-
     /// Writes a value of an `isTyped` resolution, marking the slot dirty (as
-    /// `NSAttributeDescription.store(_:in:slot:dirty: true)` does).
+    /// `NSAttributeDescription.store(_:into:slot:)` does through the object's slots).
     @inline(__always)
-    static func write<Value>(_ newValue: Value, _ resolved: ManagedResolution, to object: OpaquePointer) {
-        var value = cdr_value()
+    static func write<Value>(_ newValue: Value, _ resolved: ManagedResolution, to slots: borrowing ObjectSlots) {
+        let slot = resolved.slot
         switch resolved.shape {
-        case .int64: setInteger(&value, bitCast(newValue, Int64.self))
-        case .optionalInt64: if let v = bitCast(newValue, Int64?.self) { setInteger(&value, v) }
-        case .int: setInteger(&value, Int64(bitCast(newValue, Int.self)))
-        case .optionalInt: if let v = bitCast(newValue, Int?.self) { setInteger(&value, Int64(v)) }
-        case .int32: setInteger(&value, Int64(bitCast(newValue, Int32.self)))
-        case .optionalInt32: if let v = bitCast(newValue, Int32?.self) { setInteger(&value, Int64(v)) }
-        case .int16: setInteger(&value, Int64(bitCast(newValue, Int16.self)))
-        case .optionalInt16: if let v = bitCast(newValue, Int16?.self) { setInteger(&value, Int64(v)) }
-        case .double: setDouble(&value, bitCast(newValue, Double.self), CDR_DOUBLE)
-        case .optionalDouble: if let v = bitCast(newValue, Double?.self) { setDouble(&value, v, CDR_DOUBLE) }
-        case .bool: setBool(&value, bitCast(newValue, Bool.self))
-        case .optionalBool: if let v = bitCast(newValue, Bool?.self) { setBool(&value, v) }
-        case .date: setDouble(&value, bitCast(newValue, Date.self).timeIntervalSinceReferenceDate, CDR_DATE)
+        case .int64: slots.setInt64(bitCast(newValue, Int64.self), at: slot)
+        case .optionalInt64: write(bitCast(newValue, Int64?.self), slot, slots) { slots.setInt64($0, at: slot) }
+        case .int: slots.setInt64(Int64(bitCast(newValue, Int.self)), at: slot)
+        case .optionalInt: write(bitCast(newValue, Int?.self), slot, slots) { slots.setInt64(Int64($0), at: slot) }
+        case .int32: slots.setInt64(Int64(bitCast(newValue, Int32.self)), at: slot)
+        case .optionalInt32: write(bitCast(newValue, Int32?.self), slot, slots) { slots.setInt64(Int64($0), at: slot) }
+        case .int16: slots.setInt64(Int64(bitCast(newValue, Int16.self)), at: slot)
+        case .optionalInt16: write(bitCast(newValue, Int16?.self), slot, slots) { slots.setInt64(Int64($0), at: slot) }
+        case .double: slots.setDouble(bitCast(newValue, Double.self), at: slot)
+        case .optionalDouble: write(bitCast(newValue, Double?.self), slot, slots) { slots.setDouble($0, at: slot) }
+        case .bool: slots.setBool(bitCast(newValue, Bool.self), at: slot)
+        case .optionalBool: write(bitCast(newValue, Bool?.self), slot, slots) { slots.setBool($0, at: slot) }
+        case .date: slots.setDate(bitCast(newValue, Date.self).timeIntervalSinceReferenceDate, at: slot)
         case .optionalDate:
-            if let v = bitCast(newValue, Date?.self) { setDouble(&value, v.timeIntervalSinceReferenceDate, CDR_DATE) }
-        case .string:
-            writeText(bitCast(newValue, String.self), object, resolved.slot)
-            return
-        case .optionalString:
-            if let text = bitCast(newValue, String?.self) {
-                writeText(text, object, resolved.slot)
-                return
-            }
-        case .other:
-            return
+            write(bitCast(newValue, Date?.self), slot, slots) { slots.setDate($0.timeIntervalSinceReferenceDate, at: slot) }
+        case .string: slots.setText(bitCast(newValue, String.self), at: slot)
+        case .optionalString: write(bitCast(newValue, String?.self), slot, slots) { slots.setText($0, at: slot) }
+        case .other: return
         }
-        _ = cdr_object_set(object, resolved.slot, &value)
     }
 
+    /// An optional's value through `set`, or NULL.
     @inline(__always)
-    private static func setInteger(_ value: inout cdr_value, _ number: Int64) {
-        value.type = UInt8(CDR_INT64.rawValue)
-        value.u.i = number
-    }
-
-    @inline(__always)
-    private static func setDouble(_ value: inout cdr_value, _ number: Double, _ type: cdr_type) {
-        value.type = UInt8(type.rawValue)
-        value.u.d = number
-    }
-
-    @inline(__always)
-    private static func setBool(_ value: inout cdr_value, _ flag: Bool) {
-        value.type = UInt8(CDR_BOOL.rawValue)
-        value.u.i = flag ? 1 : 0
-    }
-
-    private static func writeText(_ text: String, _ object: OpaquePointer, _ slot: Int32) {
-        // The runtime copies `length` bytes (embedded NULs survive); NULL with 0 is "".
-        var text = text
-        text.withUTF8 { buffer in
-            _ = cdr_object_set_text(object, slot, UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self),
-                                    buffer.count)
-        }
+    private static func write<T>(_ value: T?, _ slot: Int32, _ slots: borrowing ObjectSlots, _ set: (T) -> Void) {
+        if let value { set(value) } else { slots.setNull(at: slot) }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 // MARK: - Validation performed on save
 
@@ -17,12 +16,10 @@ extension NSManagedObject {
                 case .skip:
                     continue
                 case .mandatory:
-                    if let value = cdr_object_get(storage, property.slot),
-                       value.pointee.type != UInt8(CDR_NULL.rawValue) { continue }
+                    if !storage.value(at: property.slot).isNull { continue }
                 case .loadedToMany:
                     if isInsertedFlag { continue }
-                    if let value = cdr_object_get(storage, property.slot),
-                       value.pointee.type == UInt8(CDR_SET.rawValue) { continue }
+                    if storage.set(at: property.slot) != nil { continue }
                 case .full:
                     break
                 }
@@ -110,55 +107,11 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        for object in inserted.values where !object.isDeletedFlag { collect(object.validateForInsert) }
-        for object in touched.values where object.isUpdated { collect(object.validateForUpdate) }
-        for object in deleted.values { collect(object.validateForDelete) }
+        let (inserts, updates, deletes) = changes.changesToSave
+        for object in inserts where !object.isDeletedFlag { collect(object.validateForInsert) }
+        for object in updates { collect(object.validateForUpdate) }
+        for object in deletes { collect(object.validateForDelete) }
         try NSManagedObject.throwCombined(errors)
-    }
-}
-
-// MARK: - What saving must check, per slot
-
-/// What `validatePropertyValues` must do for one slot when `validateValue(_:forKey:)` is
-/// not overridden: the model's rules (`validateModelRules`) can only fail where the model
-/// declares something, so properties without rules are not read at all.
-enum ValidationCheck {
-    /// Transient, or nothing that can fail for a value of the slot's own type.
-    case skip
-    /// Non-optional, no other rule: fails only when the slot is NULL.
-    case mandatory
-    /// A to-many without rules: nothing can fail, but the full check loads the set from
-    /// the store when it is not loaded, so keep doing that then.
-    case loadedToMany
-    /// Box the value and run the model's rules.
-    case full
-
-    static func of(_ property: NSPropertyDescription) -> ValidationCheck {
-        if property.isTransient { return .skip }
-        if !property.validationPredicates.isEmpty { return .full }
-        switch property {
-        case let attribute as NSAttributeDescription:
-            // Types whose slot values always read back as an accepted, non-nil value.
-            switch attribute.attributeType {
-            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
-                 .doubleAttributeType, .floatAttributeType, .booleanAttributeType,
-                 .stringAttributeType, .dateAttributeType, .binaryDataAttributeType, .UUIDAttributeType:
-                break
-            default:
-                return .full
-            }
-            if attribute.minimumValue != nil || attribute.maximumValue != nil { return .full }
-            if let pattern = attribute.regularExpression, !pattern.isEmpty { return .full }
-            return attribute.isOptional ? .skip : .mandatory
-        case let relationship as NSRelationshipDescription:
-            if relationship.isToMany {
-                guard relationship.isOptional, relationship.minCount <= 0, relationship.maxCount <= 0 else { return .full }
-                return .loadedToMany
-            }
-            return relationship.isOptional ? .skip : .full
-        default:
-            return .full
-        }
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-internal import CCoreDataRuntime
 
 /// A Core Data object: an instance of an entity, living in one managed object context,
 /// whose attribute and relationship values are stored in a runtime slot block (not in
@@ -37,8 +36,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     public var managedObjectContext: NSManagedObjectContext? { context }
     unowned(unsafe) var context: NSManagedObjectContext?
 
-    /// The runtime slot block (`cdr_object *`) holding the values and the fault state.
-    let storage: OpaquePointer
+    /// The runtime slot block holding the values, the fault state and the dirty bits.
+    let storage: ObjectSlots
 
     /// The row the object was last read from or saved as: the committed snapshot that
     /// `committedValues(forKeys:)` and `changedValues()` compare with.
@@ -59,14 +58,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     ///
     /// - Note: Apple parity: an abstract entity traps, as Apple raises.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
-        _ = RuntimeBridge.installed
+        _ = NSManagedObject.runtimeInstalled
         if let faultID = FaultConstruction.take() {
             // A context is materialising a fetched object: build a fault, not an insert.
             self.entity = faultID.entity
             self.objectID = faultID
-            self.storage = cdr_object_create(faultID.entity.runtime.layout, nil)
+            self.storage = ObjectSlots(faultOf: faultID.entity.runtime.layout)
             super.init()
-            cdr_object_set_owner(storage, Unmanaged.passUnretained(self).toOpaque())
+            storage.setOwner(self)
             return
         }
         guard let runtime = entity.runtime else {
@@ -77,9 +76,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         }
         self.entity = entity
         self.objectID = .temporary(for: entity)
-        self.storage = cdr_object_create_realized(runtime.layout, nil)
+        self.storage = ObjectSlots(realizedOf: runtime.layout)
         super.init()
-        cdr_object_set_owner(storage, Unmanaged.passUnretained(self).toOpaque())
+        storage.setOwner(self)
         applyDefaultValues()
         if let context {
             context.insert(self)
@@ -92,10 +91,6 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
             coreDataMisuse("No entity of the model of \(context) has the class \(String(reflecting: Self.self)) (set its representedClassName).")
         }
         self.init(entity: entity, insertInto: context)
-    }
-
-    deinit {
-        cdr_object_destroy(storage)
     }
 
     // MARK: - Class-level entity lookup
@@ -143,7 +138,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     open var isDeleted: Bool { isDeletedFlag && context != nil }
     /// Whether the object has unsaved changes to its properties.
     open var isUpdated: Bool {
-        context != nil && !isInsertedFlag && !isDeletedFlag && cdr_object_has_dirty(storage)
+        context != nil && !isInsertedFlag && !isDeletedFlag && storage.hasDirty
     }
     open var hasChanges: Bool { isInserted || isDeleted || isUpdated }
 

@@ -41,14 +41,6 @@ extension _SortDescriptorFactory where Self: NSSortDescriptor {
 }
 
 extension NSSortDescriptor {
-
-    /// The key path this descriptor sorts by: nil for `SELF`, the property's key for a
-    /// Swift key path to a `@Managed` attribute, nil for other Swift key paths.
-    public var key: String? {
-        if let keyed = self as? KeyedSortDescriptor { return keyed.keyString }
-        return ManagedKeyPathResolver.key(forAny: keyPath)
-    }
-
     /// The comparison selector (`compare:` unless another was given); nil for a
     /// descriptor made from a Swift key path.
     public var selector: Selector? { (self as? KeyedSortDescriptor)?.comparisonSelector }

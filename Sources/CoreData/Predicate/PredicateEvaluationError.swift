@@ -29,6 +29,11 @@ enum PredicateEvaluationError: Error, CustomStringConvertible {
         }
     }
 
+    /// An unknown key of an entity, named as the errors of both back ends name it.
+    static func unknownKey(_ key: String, entityName: String?) -> PredicateEvaluationError {
+        .unknownKey("the entity \(entityName ?? "?") has no property named '\(key)'")
+    }
+
     /// `NSCocoaErrorDomain`; unknown keys use `NSKeyValueValidationError` (1024),
     /// everything else `NSFormattingError` (2048) with the message as the description.
     var nsError: NSError {

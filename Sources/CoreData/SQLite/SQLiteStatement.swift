@@ -43,8 +43,12 @@ final class SQLiteStatement {
         try check(sqlite3_bind_double(handle, index, value))
     }
 
+    /// Binds every UTF-8 byte of a string (NUL characters included).
     func bind(_ index: Int32, _ value: String) throws {
-        try check(sqlite3_bind_text(handle, index, value, -1, cdsqlite_transient()))
+        var value = value
+        try value.withUTF8 { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try bindText(index, $0.baseAddress, count: $0.count) }
+        }
     }
 
     /// Binds UTF-8 bytes (not necessarily NUL-terminated).
@@ -102,9 +106,11 @@ final class SQLiteStatement {
     func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
     func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
+    /// A column as text, every byte of it (text may hold NUL characters).
     func string(_ index: Int32) -> String? {
         guard let text = sqlite3_column_text(handle, index) else { return nil }
-        return String(cString: text)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     func data(_ index: Int32) -> Data? {

@@ -238,6 +238,23 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         } ?? persistentStores.first
     }
 
+    /// The stores whose configuration holds `entity` (its inheritance root), among
+    /// `candidates` (every store when nil). Throws when the coordinator has no store at all.
+    func stores(for entity: NSEntityDescription, among candidates: [NSPersistentStore]?) throws -> [NSPersistentStore] {
+        lock.lock()
+        defer { lock.unlock() }
+        let root = entity.runtime.root
+        let stores = (candidates ?? persistentStores).filter { store in
+            guard store.persistentStoreCoordinator === self else { return false }
+            let members = managedObjectModel.entities(forConfigurationName: store.configurationName) ?? []
+            return members.contains { $0 === entity || $0 === root }
+        }
+        if stores.isEmpty && persistentStores.isEmpty {
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The context's coordinator has no persistent stores.")
+        }
+        return stores
+    }
+
     func cacheKey(_ store: NSPersistentStore, _ entity: NSEntityDescription, _ pk: Int64) -> RowCacheKey {
         RowCacheKey(store: ObjectIdentifier(store), root: entity.runtime.rootID, pk: pk)
     }
@@ -250,6 +267,14 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         rowCache.reserveCapacity(rowCache.count + rows.count)
         for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
         return rows
+    }
+
+    /// A store's ``StoreBackend/fetchColumns(_:slots:_:)`` under the coordinator's lock.
+    func fetchColumns(_ plan: FetchPlan, slots: [Int32], in store: NSPersistentStore,
+                      _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return try store.backend.fetchColumns(plan, slots: slots, body)
     }
 
     func count(_ plan: FetchPlan, in store: NSPersistentStore) throws -> Int {

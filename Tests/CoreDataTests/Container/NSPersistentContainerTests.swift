@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct NSPersistentContainerTests {
     func container(_ directory: URL, name: String = "Shop") -> NSPersistentContainer {
@@ -11,7 +12,8 @@ import Testing
 
     @Test("loadPersistentStores creates the store; viewContext and background contexts share it")
     func loadsAndShares() async throws {
-        let directory = try SeedModel.temporaryDirectory().appendingPathComponent("nested/deeper")
+        let temporary = try TemporaryDirectory()
+        let directory = temporary.file("nested/deeper")
         let container = container(directory)
         var loadError: Error?
         container.loadPersistentStores { _, error in loadError = error }
@@ -32,7 +34,8 @@ import Testing
 
     @Test("a file that is not SQLite reaches the completion handler as an error and is left as it was")
     func notSQLite() throws {
-        let directory = try SeedModel.temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        let directory = temporary.url
         let url = directory.appendingPathComponent("Shop.sqlite")
         let bytes = Data("this is not a database, just some text that must survive".utf8)
         try bytes.write(to: url)
@@ -45,7 +48,8 @@ import Testing
 
     @Test("a read-only store loads and refuses to save")
     func readOnly() throws {
-        let directory = try SeedModel.temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        let directory = temporary.url
         let first = container(directory)
         first.loadPersistentStores { _, error in #expect(error == nil) }
         let context = first.newBackgroundContext()

@@ -1,12 +1,13 @@
 import CoreData
+import CoreDataTestSupport
 import Testing
 
-// The Swift snippets of Apple's "Setting up a Core Data stack" documents
-// (../shared/seeds/), with only `import CoreData` and the model's location adapted: they
+// The Swift snippets of Apple's "Setting up a Core Data stack" documents (the project's
+// seed documents), with only `import CoreData` and the model's location adapted: they
 // compile against this module and run against a real SQLite file.
 
 /// The seeds' singleton, minus `ObservableObject` (Combine is not on Linux) and with the
-/// model found in the test fixtures instead of the app bundle.
+/// demo's model from the repository instead of the app bundle.
 final class SeedCoreDataStack: @unchecked Sendable {
     let storeDirectory: URL
 
@@ -46,29 +47,20 @@ extension SeedCoreDataStack {
     }
 }
 
-/// The demo's DataModel.xcdatamodeld, found from this file's location.
+/// The demo's DataModel.xcdatamodeld, in the repository.
 enum SeedModel {
-    static var bundleURL: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/coredata-demo/DataModel.xcdatamodeld")
-    }
+    static var bundleURL: URL { Repository.demoModel }
 
     static func load() -> NSManagedObjectModel {
         NSManagedObjectModel(contentsOf: bundleURL)!
-    }
-
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("seed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 }
 
 @Suite struct SeedSnippetTests {
     @Test("the seeds' CoreDataStack singleton saves, deletes and persists across stacks")
     func coreDataStackSingleton() throws {
-        let directory = try SeedModel.temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        let directory = temporary.url
         let stack = SeedCoreDataStack(storeDirectory: directory)
         let context = stack.persistentContainer.viewContext
         let milk = NSEntityDescription.insertNewObject(forEntityName: "ShoppingItem", into: context)
@@ -98,7 +90,8 @@ enum SeedModel {
         }
         // Use the managed object model to create a persistent store coordinator.
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: managedObjectModel)
-        let documentDirectoryURL = try SeedModel.temporaryDirectory()
+        let temporary = try TemporaryDirectory()
+        let documentDirectoryURL = temporary.url
         // Create a URL to the data store.
         guard let storeURL = URL(string: "DataModel.sqlite", relativeTo: documentDirectoryURL) else {
             Issue.record("Failed to create store URL")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// The context properties that change how it reads and merges.
 @Suite struct ContextOptionsTests {

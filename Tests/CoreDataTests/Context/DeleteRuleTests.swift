@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct DeleteRuleTests {
     @Test("Cascade one-to-one reaches an inherited destination; Nullify one-to-one clears the owner", arguments: bothStoreTypes)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct MainQueueContextTests {
     @Test("a main-queue context runs performAndWait inline on the main queue and perform on the main queue")

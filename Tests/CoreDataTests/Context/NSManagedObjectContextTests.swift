@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct NSManagedObjectContextTests {
     @Test("saved objects come back from a fetch in another context as faults that fire on read")

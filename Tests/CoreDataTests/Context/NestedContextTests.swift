@@ -1,11 +1,10 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// Child contexts: `parent`, fetching and faulting through the parent, saving into it.
 @Suite struct NestedContextTests {
-    static let storeTypes = [NSInMemoryStoreType, NSSQLiteStoreType]
-
     func child(of parent: NSManagedObjectContext) -> NSManagedObjectContext {
         let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = parent
@@ -47,7 +46,7 @@ import Testing
         }
     }
 
-    @Test("a child's fetch sees the parent's unsaved inserts, updates and deletes and the store", arguments: storeTypes)
+    @Test("a child's fetch sees the parent's unsaved inserts, updates and deletes and the store", arguments: bothStoreTypes)
     func fetchSeesParentChanges(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let kept = stack.insertItem("Bread"), renamed = stack.insertItem("Apples"), gone = stack.insertItem("Cheese")
@@ -77,7 +76,7 @@ import Testing
         #expect(try names(limited, in: child) == ["Apricots", "Bread"])
     }
 
-    @Test("a child's faults fulfil from the parent's current values, not the store", arguments: storeTypes)
+    @Test("a child's faults fulfil from the parent's current values, not the store", arguments: bothStoreTypes)
     func faultsFromParent(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let list = NSEntityDescription.insertNewObject(forEntityName: "ShoppingList", into: stack.context)
@@ -107,7 +106,7 @@ import Testing
         }
     }
 
-    @Test("saving a child hands its changes to the parent; only the parent's save reaches the store", arguments: storeTypes)
+    @Test("saving a child hands its changes to the parent; only the parent's save reaches the store", arguments: bothStoreTypes)
     func saveIntoParent(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let milk = stack.insertItem("Milk"), soap = stack.insertItem("Soap")
@@ -196,7 +195,7 @@ import Testing
         #expect(rootSaves.notes.isEmpty)
     }
 
-    @Test("rollback and reset of a child leave the parent as it was", arguments: storeTypes)
+    @Test("rollback and reset of a child leave the parent as it was", arguments: bothStoreTypes)
     func rollbackAndReset(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let item = stack.insertItem("Salt")
@@ -233,7 +232,7 @@ import Testing
         }
     }
 
-    @Test("obtainPermanentIDs in a child agrees with the parent and the store", arguments: storeTypes)
+    @Test("obtainPermanentIDs in a child agrees with the parent and the store", arguments: bothStoreTypes)
     func permanentIDs(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let fromParent = stack.insertItem("Flour")
@@ -255,7 +254,7 @@ import Testing
         #expect(try reader.existingObject(with: theirs).value(forKey: "name") as? String == "Flour")
     }
 
-    @Test("a child that merges changes from its parent picks up the parent's saves", arguments: storeTypes)
+    @Test("a child that merges changes from its parent picks up the parent's saves", arguments: bothStoreTypes)
     func automaticMergeFromParent(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let item = stack.insertItem("Coffee")
@@ -288,7 +287,7 @@ import Testing
         #expect(refreshes.notes.isEmpty)
     }
 
-    @Test("grandchildren save up the chain, one level per save", arguments: storeTypes)
+    @Test("grandchildren save up the chain, one level per save", arguments: bothStoreTypes)
     func grandchildren(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         stack.insertItem("Root's")
@@ -327,9 +326,9 @@ import Testing
 
     @Test("the editing pattern: a private child of the main-queue viewContext, saved up to the store")
     func editingPattern() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-nested-\(UUID().uuidString)")
+        let directory = try TemporaryDirectory()
         let container = NSPersistentContainer(name: "Shop", managedObjectModel: TestModel.make())
-        container.persistentStoreDescriptions[0].url = directory.appendingPathComponent("Shop.sqlite")
+        container.persistentStoreDescriptions[0].url = directory.file("Shop.sqlite")
         var loadError: Error?
         container.loadPersistentStores { _, error in loadError = error }
         #expect(loadError == nil)
@@ -351,7 +350,7 @@ import Testing
         #expect(try reader.performAndWait { try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "ShoppingList")) } == 1)
     }
 
-    @Test("the writer pattern: a background context whose parent is a private-queue writer", arguments: storeTypes)
+    @Test("the writer pattern: a background context whose parent is a private-queue writer", arguments: bothStoreTypes)
     func writerPattern(storeType: String) async throws {
         let stack = try TestStack(storeType: storeType)
         let writer = stack.context

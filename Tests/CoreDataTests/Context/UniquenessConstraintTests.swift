@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 private enum ConstraintModel {
     static func make() -> NSManagedObjectModel {

@@ -1,13 +1,12 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 /// The rest of `NSFetchRequest` (issue 5, item 6): dictionary results with aggregates,
 /// grouping, HAVING and DISTINCT, batches, key-only fetches, sub-entities, affected
 /// stores, asynchronous fetches and templates; the same on both store types.
 @Suite struct FetchRequestFeatureTests {
-    static let storeTypes = [NSSQLiteStoreType, NSInMemoryStoreType]
-
     /// Two lists: Groceries (Milk 2, Eggs 12, Bread 1) and Hardware (Nails 100, Glue 1),
     /// and an item without a list (Stray 5).
     static func shopping(_ storeType: String) throws -> TestStack {
@@ -38,7 +37,7 @@ import Testing
         return description
     }
 
-    @Test("dictionary results hold the requested attributes, key paths and to-one IDs", arguments: storeTypes)
+    @Test("dictionary results hold the requested attributes, key paths and to-one IDs", arguments: bothStoreTypes)
     func dictionaries(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -56,7 +55,7 @@ import Testing
     }
 
     @Test("dictionaries of plain attributes: filtered, sorted, paged; objects the context holds read from memory",
-          arguments: storeTypes)
+          arguments: bothStoreTypes)
     func attributeDictionaries(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -98,7 +97,7 @@ import Testing
         #expect(try context.fetch(request).map { $0["name"] as? String } == ["Milk", "Nails", "Stray"])
     }
 
-    @Test("aggregates grouped by a to-one, filtered by HAVING, sorted by the group key", arguments: storeTypes)
+    @Test("aggregates grouped by a to-one, filtered by HAVING, sorted by the group key", arguments: bothStoreTypes)
     func grouping(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -121,7 +120,7 @@ import Testing
         #expect(rows[1]["mean"] as? Double == 2.5)
     }
 
-    @Test("aggregates without GROUP BY give one row; a stray property is an error", arguments: storeTypes)
+    @Test("aggregates without GROUP BY give one row; a stray property is an error", arguments: bothStoreTypes)
     func wholeTable(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -139,7 +138,7 @@ import Testing
         #expect(misuse.localizedDescription.contains("NSDictionaryResultType"))
     }
 
-    @Test("returnsDistinctResults removes duplicate rows", arguments: storeTypes)
+    @Test("returnsDistinctResults removes duplicate rows", arguments: bothStoreTypes)
     func distinct(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -186,7 +185,7 @@ import Testing
         #expect(log.statements.count == 4)
     }
 
-    @Test("includesPropertyValues = false and ID results read only keys", arguments: storeTypes)
+    @Test("includesPropertyValues = false and ID results read only keys", arguments: bothStoreTypes)
     func keysOnly(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -204,7 +203,7 @@ import Testing
         #expect(Set(try context.fetch(ids)) == Set(items.map(\.objectID)))
     }
 
-    @Test("includesSubentities decides whether sub-entities' objects are fetched", arguments: storeTypes)
+    @Test("includesSubentities decides whether sub-entities' objects are fetched", arguments: bothStoreTypes)
     func subentities(_ storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: Models.library())
         for name in ["Message", "TextMessage", "TextMessage", "SystemMessage"] {
@@ -236,7 +235,7 @@ import Testing
         #expect(try context.count(for: request) == 0)
     }
 
-    @Test("an asynchronous fetch completes on the context's queue, and can be cancelled", arguments: storeTypes)
+    @Test("an asynchronous fetch completes on the context's queue, and can be cancelled", arguments: bothStoreTypes)
     func asynchronous(_ storeType: String) async throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -266,11 +265,11 @@ import Testing
         #expect(error?.code == NSUserCancelledError)
     }
 
-    @Test("a fetch request template from a model file fetches with its variables substituted", arguments: storeTypes)
+    @Test("a fetch request template from a model file fetches with its variables substituted", arguments: bothStoreTypes)
     func template(_ storeType: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("template-\(UUID().uuidString)/T.xcdatamodel")
+        let temporary = try TemporaryDirectory()
+        let folder = temporary.file("T.xcdatamodel")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         try """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="1" systemVersion="1" minimumToolsVersion="Automatic" userDefinedModelVersionIdentifier="">
@@ -299,7 +298,7 @@ import Testing
 /// `NSSortDescriptor(keyPath:ascending:)` on `@Managed` properties (issue 5, item 5).
 @Suite struct KeyPathSortDescriptorTests {
     @Test("a Swift key path to a @Managed property sorts by its key, in SQL and in memory",
-          arguments: FetchRequestFeatureTests.storeTypes)
+          arguments: bothStoreTypes)
     func keyPaths(_ storeType: String) throws {
         let stack = try FetchRequestFeatureTests.shopping(storeType)
         let context = stack.newContext()

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// Fetch requests behave the same on both store types.
 @Suite struct FetchRequestTests {
-    static let storeTypes = [NSInMemoryStoreType, NSSQLiteStoreType]
-
     func stackWithItems(_ storeType: String) throws -> TestStack {
         let stack = try TestStack(storeType: storeType)
         for (name, quantity) in [("Milk", 2), ("bread", 1), ("Eggs", 12), ("Éclair", 3), ("apples", 6)] {
@@ -16,7 +15,7 @@ import Testing
         return stack
     }
 
-    @Test("a predicate selects the matching objects", arguments: storeTypes)
+    @Test("a predicate selects the matching objects", arguments: bothStoreTypes)
     func predicate(_ storeType: String) throws {
         let stack = try stackWithItems(storeType)
         let context = stack.newContext()
@@ -27,7 +26,7 @@ import Testing
         #expect(try context.count(for: request) == 2)
     }
 
-    @Test("sort descriptors order results, with limit and offset applied after sorting", arguments: storeTypes)
+    @Test("sort descriptors order results, with limit and offset applied after sorting", arguments: bothStoreTypes)
     func sorting(_ storeType: String) throws {
         let stack = try stackWithItems(storeType)
         let context = stack.newContext()
@@ -44,7 +43,7 @@ import Testing
         #expect(names == ["apples", "bread", "Eggs", "Milk", "Éclair"])
     }
 
-    @Test("unsaved changes are matched by the predicate in memory", arguments: storeTypes)
+    @Test("unsaved changes are matched by the predicate in memory", arguments: bothStoreTypes)
     func pendingChangesWithPredicate(_ storeType: String) throws {
         let stack = try stackWithItems(storeType)
         let request = NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem")
@@ -56,7 +55,7 @@ import Testing
         #expect(try stack.context.fetch(request) == [big])
     }
 
-    @Test("an unknown key in a predicate is a thrown error, not a trap", arguments: storeTypes)
+    @Test("an unknown key in a predicate is a thrown error, not a trap", arguments: bothStoreTypes)
     func unknownKeyInPredicate(_ storeType: String) throws {
         let stack = try stackWithItems(storeType)
         let request = NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem")
@@ -64,7 +63,7 @@ import Testing
         #expect(throws: NSError.self) { try stack.newContext().fetch(request) }
     }
 
-    @Test("typed subclass fetch requests return the subclass", arguments: storeTypes)
+    @Test("typed subclass fetch requests return the subclass", arguments: bothStoreTypes)
     func typedFetch(_ storeType: String) throws {
         let stack = try stackWithItems(storeType)
         let context = stack.newContext()

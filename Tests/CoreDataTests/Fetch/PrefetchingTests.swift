@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct PrefetchingTests {
     /// 20 lists × 5 items, each item tagged with 2 of 6 tags.

@@ -1,33 +1,22 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 @Suite("Model version hashes")
 struct ModelVersionHashTests {
-    @Test("SHA-256 matches the FIPS 180-4 test vectors")
-    func sha256Vectors() {
-        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-        #expect(hex(SHA256.hash([UInt8]())) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
-            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        var hasher = SHA256()
-        for _ in 0..<1000 { hasher.update([UInt8](repeating: 0x61, count: 1000)) }
-        #expect(hex(hasher.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
-    }
-
     @Test("entity hashes equal the compiled CoreDataPlus models' VersionInfo.plist, every version",
           arguments: ["alemar11_CoreDataPlus__SampleModel", "alemar11_CoreDataPlus__SampleModel3"])
     func compiledOracle(_ name: String) throws {
-        let oracle = try ModelFixtures.compiledVersionHashes("\(name).momd")
+        let oracle = try Fixtures.compiledVersionHashes("\(name).momd")
         #expect(oracle.count == 3)
-        let bundle = try ModelBundle.open(ModelFixtures.model("\(name).xcdatamodeld"))
+        let bundle = try ModelBundle.open(Fixtures.model("\(name).xcdatamodeld"))
         for (version, expected) in oracle {
             let model = try bundle.model(forVersion: version)
             let ours = model.entityVersionHashesByName
             #expect(Set(ours.keys) == Set(expected.keys), "entities of \(version)")
             for (entity, hash) in expected {
-                #expect(ours[entity].map(ModelFixtures.hex) == ModelFixtures.hex(hash), "\(version).\(entity)")
+                #expect(ours[entity].map(Fixtures.hex) == Fixtures.hex(hash), "\(version).\(entity)")
             }
         }
     }
@@ -47,36 +36,79 @@ struct ModelVersionHashTests {
           arguments: 0..<8)
     func storeOracle(_ index: Int) throws {
         let (store, bundleName, version) = Self.stores[index]
-        let expected = try ModelFixtures.storeVersionHashes(store)
-        let model = try ModelBundle.open(ModelFixtures.model(bundleName)).model(forVersion: version)
+        let expected = try Fixtures.storeVersionHashes(store)
+        let model = try ModelBundle.open(Fixtures.model(bundleName)).model(forVersion: version)
         let ours = model.entityVersionHashesByName
         #expect(Set(ours.keys) == Set(expected.keys), "entities of \(store)")
         for (entity, hash) in expected {
-            #expect(ours[entity].map(ModelFixtures.hex) == ModelFixtures.hex(hash), "\(store): \(entity)")
+            #expect(ours[entity].map(Fixtures.hex) == Fixtures.hex(hash), "\(store): \(entity)")
         }
-        let metadata = try ModelFixtures.storeMetadata(store)
+        let metadata = try Fixtures.storeMetadata(store)
         #expect(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
     }
 
-    @Test("every fixture store directory entry is covered by the store oracle test")
+    /// The store whose model was built in code: no model file describes it, so it is
+    /// covered by ``codeBuiltModelStore()`` instead of the hash oracle.
+    static let codeBuiltStore = "alemar11_CoreDataPlus__SampleModel2_V2.sqlite"
+
+    @Test("every fixture store directory entry is covered by the store oracle test or the code-built-model store test")
     func allStoresCovered() throws {
-        let folder = try ModelFixtures.require().appendingPathComponent("stores")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sqlite") }
-        #expect(Set(files) == Set(Self.stores.map(\.store)))
+        #expect(try Fixtures.storeNames() == Set(Self.stores.map(\.store) + [Self.codeBuiltStore]))
+    }
+
+    @Test("no test opens a fixture store in place: nothing beside the stores but the stores")
+    func fixtureStoresUntouched() throws {
+        #expect(try Fixtures.storeCompanions() == [])
+    }
+
+    @Test("a store whose model was built in code: its metadata read through the coordinator, its persistent history counted")
+    func codeBuiltModelStore() throws {
+        let folder = try TemporaryDirectory()
+        let url = try Fixtures.copyStore(Self.codeBuiltStore, to: folder)
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
+        #expect(metadata[NSStoreTypeKey] as? String == NSSQLiteStoreType)
+        let raw = try RawDatabase(url)
+        let uuid = try #require(try raw.scalar("SELECT Z_UUID FROM Z_METADATA") as? String)
+        #expect(metadata[NSStoreUUIDKey] as? String == uuid)
+        let hashes = try #require(metadata[NSStoreModelVersionHashesKey] as? [String: Data])
+        #expect(hashes == (try Fixtures.storeVersionHashes(Self.codeBuiltStore)))
+        #expect(Set(hashes.keys) == ["Author", "Book", "Feedback", "GraphicNovel", "Page", "Writer"])
+        #expect(hashes.values.allSatisfy { $0.count == 32 })
+
+        // Persistent history (Z_ENT 16001 ACHANGE, 16002 ATRANSACTION, 16003
+        // ATRANSACTIONSTRING), read through our SQLite connection: one transaction that
+        // inserted every row of the store.
+        let connection = try SQLiteConnection(path: url.path, readOnly: true, create: false)
+        func integer(_ sql: String) throws -> Int? { try connection.scalarString(sql).flatMap { Int($0) } }
+        #expect(try integer("SELECT COUNT(*) FROM ATRANSACTION") == 1)
+        #expect(try integer("SELECT COUNT(*) FROM ACHANGE") == 126)
+        #expect(try integer("SELECT COUNT(*) FROM ATRANSACTIONSTRING") == 2)
+        #expect(try integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16001 AND Z_NAME = 'CHANGE'") == 126)
+        #expect(try integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16002 AND Z_NAME = 'TRANSACTION'") == 1)
+        #expect(try integer("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16003 AND Z_NAME = 'TRANSACTIONSTRING'") == 2)
+        #expect(try integer("SELECT COUNT(*) FROM ACHANGE WHERE ZCHANGETYPE != 0 OR ZTRANSACTIONID != 1") == 0)
+        let rows = "(SELECT Z_ENT, Z_PK FROM ZBOOK UNION ALL SELECT Z_ENT, Z_PK FROM ZPAGE"
+            + " UNION ALL SELECT Z_ENT, Z_PK FROM ZWRITER UNION ALL SELECT Z_ENT, Z_PK FROM ZFEEDBACK)"
+        #expect(try integer("SELECT COUNT(*) FROM \(rows)") == 126)
+        #expect(try integer("SELECT COUNT(DISTINCT ZENTITY || '/' || ZENTITYPK) FROM ACHANGE") == 126)
+        #expect(try integer("""
+            SELECT COUNT(*) FROM ACHANGE c
+            WHERE NOT EXISTS (SELECT 1 FROM \(rows) r WHERE r.Z_ENT = c.ZENTITY AND r.Z_PK = c.ZENTITYPK)
+            """) == 0)
     }
 
     @Test("a store written with another version is not compatible")
     func otherVersionIncompatible() throws {
-        let metadata = try ModelFixtures.storeMetadata("alemar11_CoreDataPlus__SampleModel_V1.sqlite")
-        let v2 = try ModelBundle.open(ModelFixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
+        let metadata = try Fixtures.storeMetadata("alemar11_CoreDataPlus__SampleModel_V1.sqlite")
+        let v2 = try ModelBundle.open(Fixtures.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"))
             .model(forVersion: "SampleModel2")
         #expect(!v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
     }
 
     @Test("mergedModel(from:forStoreMetadata:) picks the version a store was written with")
     func mergedForMetadata() throws {
-        let metadata = try ModelFixtures.storeMetadata("objcio_core-data__Moody_3.moody.sqlite")
-        let bundleURL = try ModelFixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld")
+        let metadata = try Fixtures.storeMetadata("objcio_core-data__Moody_3.moody.sqlite")
+        let bundleURL = try Fixtures.model("objcio_core-data__Migrations_Moody.xcdatamodeld")
         let bundle = try #require(Bundle(path: bundleURL.deletingLastPathComponent().path))
         let model = try #require(NSManagedObjectModel.mergedModel(from: [bundle], forStoreMetadata: metadata))
         #expect(model.versionIdentifiers == ["3"])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct FetchedPropertyTests {
     /// The test model plus `ShoppingList.expensiveItems`: items of this list over 5.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct InheritanceTests {
     @Test("fetching a parent entity returns the concrete sub-entities, unless includesSubentities is false", arguments: bothStoreTypes)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// A subclass that records which lifecycle hooks ran.
 final class HookedItem: NSManagedObject {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct NSManagedObjectTests {
     @Test("value(forKey:) returns what setValue(_:forKey:) stored, for every attribute type")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct RelationshipFaultTests {
     @Test("hasFault and objectIDs(forRelationshipNamed:) answer without loading anything", arguments: bothStoreTypes)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct RelationshipMutationTests {
     @Test("mutableSetValue(forKey:) is live: add and remove change the relationship and its inverse", arguments: bothStoreTypes)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct RelationshipTests {
     @Test("setting a to-one sets the inverse to-many at once, before any save")

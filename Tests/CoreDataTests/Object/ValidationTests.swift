@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// An account whose attributes carry every kind of model validation rule.
 private enum AccountModel {

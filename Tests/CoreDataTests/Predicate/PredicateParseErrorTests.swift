@@ -1,5 +1,6 @@
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 /// Bad input (PREDICATES.md §1.4): each is a thrown NSError naming the problem and the
 /// character position, and no input crashes the parser.
@@ -115,18 +116,5 @@ import Testing
         }
         #expect(outcomes.parsed + outcomes.rejected == 4000)
         #expect(outcomes.parsed > 100 && outcomes.rejected > 100)
-    }
-}
-
-/// A small deterministic generator, so the fuzz test is reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

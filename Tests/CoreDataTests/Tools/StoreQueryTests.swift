@@ -1,11 +1,20 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import CoreData
+import CoreDataTestSupport
 
 /// `coredata query` (issue 5, item 8), run through `StoreQuery` on Apple-written stores.
 @Suite struct StoreQueryTests {
-    static let stores = "/work/shared/fixtures/stores/"
-    static let models = "/work/shared/fixtures/models/"
+    /// Each test's copies of the fixture stores: the query reads its store through SQLite,
+    /// which writes `-wal`/`-shm` files beside a WAL store even to read it.
+    let folder: TemporaryDirectory
+
+    init() throws { folder = try TemporaryDirectory() }
+
+    /// A fixture store copied into `folder`.
+    func store(_ name: String) throws -> String { try Fixtures.copyStore(name, to: folder).path }
+
+    static func model(_ name: String) throws -> String { try Fixtures.model(name).path }
 
     static func query(_ arguments: [String]) throws -> StoreQuery {
         try StoreQuery(arguments: arguments)
@@ -17,9 +26,9 @@ import Testing
 
     @Test("filters, sorts and limits an Apple-written store, printed as a table, leaving the file untouched")
     func table() throws {
-        let store = Self.stores + "alemar11_CoreDataPlus__SampleModel_V1.sqlite"
-        let before = try Self.checksum(store)
-        let output = try Self.query([store, "--model", Self.models + "alemar11_CoreDataPlus__SampleModel.xcdatamodeld",
+        let path = try store("alemar11_CoreDataPlus__SampleModel_V1.sqlite")
+        let before = try Self.checksum(path)
+        let output = try Self.query([path, "--model", try Self.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"),
                                      "--entity", "Person", "--where", "cars.@count >= 2",
                                      "--sort", "-firstName", "--limit", "3"]).run()
         let lines = output.split(separator: "\n").map(String.init)
@@ -27,13 +36,13 @@ import Testing
         let names = lines.dropFirst(2).dropLast().map { $0.split(separator: "|")[1].trimmingCharacters(in: .whitespaces) }
         #expect(names == ["Wardell", "Theodora", "Ross"])
         #expect(lines.last == "(3 rows)")
-        #expect(try Self.checksum(store) == before)
+        #expect(try Self.checksum(path) == before)
     }
 
     @Test("prints JSON with every attribute and to-one, NULLs as null")
     func json() throws {
-        let output = try Self.query([Self.stores + "alemar11_CoreDataPlus__SampleModel_V1.sqlite",
-                                     "--model", Self.models + "alemar11_CoreDataPlus__SampleModel.xcdatamodeld",
+        let output = try Self.query([try store("alemar11_CoreDataPlus__SampleModel_V1.sqlite"),
+                                     "--model", try Self.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld"),
                                      "--entity", "Car", "--where", "owner.firstName ==[c] 'THEODORA'",
                                      "--sort", "numberPlate", "--limit=2", "--json"]).run()
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
@@ -50,7 +59,7 @@ import Testing
         ("objcio_core-data__Moody.moody.sqlite", "objcio_core-data__Migrations_Moody.xcdatamodeld", "Mood"),
     ])
     func versions(_ store: String, _ model: String, _ entity: String) throws {
-        let output = try Self.query([Self.stores + store, "--model", Self.models + model, "--entity", entity]).run()
+        let output = try Self.query([try self.store(store), "--model", try Self.model(model), "--entity", entity]).run()
         #expect(output.hasSuffix("rows)"))
         #expect(!output.hasSuffix("(0 rows)"))
     }
@@ -59,8 +68,8 @@ import Testing
     func errors() throws {
         #expect(throws: StoreQuery.ArgumentError.self) { try Self.query(["a.sqlite", "--entity", "X"]) }
         #expect(throws: StoreQuery.ArgumentError.self) { try Self.query(["a.sqlite", "--model", "m", "--entity", "X", "--limit", "many"]) }
-        let base = [Self.stores + "alemar11_CoreDataPlus__SampleModel_V1.sqlite",
-                    "--model", Self.models + "alemar11_CoreDataPlus__SampleModel.xcdatamodeld"]
+        let base = [try store("alemar11_CoreDataPlus__SampleModel_V1.sqlite"),
+                    "--model", try Self.model("alemar11_CoreDataPlus__SampleModel.xcdatamodeld")]
         let parse = try #require(throws: NSError.self) { try Self.query(base + ["--entity", "Car", "--where", "maker == "]).run() }
         #expect(parse.domain == NSCocoaErrorDomain)
         let entity = try #require(throws: NSError.self) { try Self.query(base + ["--entity", "Plane"]).run() }

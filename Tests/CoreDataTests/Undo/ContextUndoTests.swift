@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreData
+import CoreDataTestSupport
 
 @Suite struct ContextUndoTests {
     private func stack(_ storeType: String) throws -> TestStack {

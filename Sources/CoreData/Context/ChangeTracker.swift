@@ -1,0 +1,157 @@
+import Foundation
+
+/// What changed in one context: the objects inserted, deleted and touched since the last
+/// save, the same for the current event (since the last `processPendingChanges()`), and the
+/// deleted objects whose delete rules have not run yet.
+///
+/// The context records into it; saving, validation, derived attributes, uniqueness checks,
+/// notifications and undo read it. Nothing else reaches into the context's bookkeeping.
+///
+/// "Touched" objects are candidates for the updated set: an object is updated when it was
+/// touched and still has a property that differs (its dirty bits), not inserted or deleted.
+final class ChangeTracker {
+    private var inserted: [ObjectIdentifier: NSManagedObject] = [:]
+    private var deleted: [ObjectIdentifier: NSManagedObject] = [:]
+    private var touched: [ObjectIdentifier: NSManagedObject] = [:]
+    private var eventInserted: [ObjectIdentifier: NSManagedObject] = [:]
+    private var eventDeleted: [ObjectIdentifier: NSManagedObject] = [:]
+    private var eventTouched: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Deleted objects whose delete rules have not run yet, in deletion order.
+    private var pendingDeletes: [NSManagedObject] = []
+
+    // MARK: - Recording
+
+    /// An object was inserted (or inserted again, by redo or by a child's save).
+    func recordInsert(_ object: NSManagedObject) {
+        let id = ObjectIdentifier(object)
+        inserted[id] = object
+        eventInserted[id] = object
+    }
+
+    /// A saved object was deleted.
+    func recordDelete(_ object: NSManagedObject) {
+        let id = ObjectIdentifier(object)
+        deleted[id] = object
+        eventDeleted[id] = object
+    }
+
+    /// An object is about to change: a candidate for the updated set and the current event.
+    @inline(__always)
+    func recordChange(_ object: NSManagedObject) {
+        let id = ObjectIdentifier(object)
+        if touched[id] == nil { touched[id] = object }
+        if eventTouched[id] == nil { eventTouched[id] = object }
+    }
+
+    /// An insertion is undone: the object is no longer inserted.
+    func cancelInsert(_ object: NSManagedObject) {
+        let id = ObjectIdentifier(object)
+        inserted.removeValue(forKey: id)
+        eventInserted.removeValue(forKey: id)
+        pendingDeletes.removeAll { $0 === object }
+    }
+
+    /// A deletion is undone (by undo, by inserting the object again or by refreshing it).
+    func cancelDelete(_ object: NSManagedObject) {
+        let id = ObjectIdentifier(object)
+        deleted.removeValue(forKey: id)
+        eventDeleted.removeValue(forKey: id)
+        pendingDeletes.removeAll { $0 === object }
+    }
+
+    /// An object's changes are discarded (it became a fault again): no longer touched.
+    func cancelChanges(_ object: NSManagedObject) {
+        let id = ObjectIdentifier(object)
+        touched.removeValue(forKey: id)
+        eventTouched.removeValue(forKey: id)
+    }
+
+    /// The object leaves the context: forget it everywhere.
+    func forget(_ object: NSManagedObject) {
+        let id = ObjectIdentifier(object)
+        inserted.removeValue(forKey: id)
+        deleted.removeValue(forKey: id)
+        touched.removeValue(forKey: id)
+        eventInserted.removeValue(forKey: id)
+        eventDeleted.removeValue(forKey: id)
+        eventTouched.removeValue(forKey: id)
+    }
+
+    // MARK: - Delete rules
+
+    /// Queues a deleted object for its delete rules.
+    func enqueueDeleteRules(for object: NSManagedObject) { pendingDeletes.append(object) }
+
+    /// The next deleted object whose delete rules must run, if any.
+    func nextPendingDelete() -> NSManagedObject? {
+        pendingDeletes.isEmpty ? nil : pendingDeletes.removeFirst()
+    }
+
+    // MARK: - Reading
+
+    var insertedObjects: [NSManagedObject] { Array(inserted.values) }
+    var deletedObjects: [NSManagedObject] { Array(deleted.values) }
+    var updatedObjects: [NSManagedObject] { touched.values.filter(\.isUpdated) }
+    /// Inserted objects not deleted since, and updated ones: what validation, derived
+    /// attributes and uniqueness constraints look at.
+    var savedObjects: [NSManagedObject] {
+        inserted.values.filter { !$0.isDeletedFlag } + touched.values.filter(\.isUpdated)
+    }
+    /// Every object inserted, deleted or touched: what a rollback reverts.
+    var changedObjects: (inserted: [NSManagedObject], others: [NSManagedObject]) {
+        (Array(inserted.values), Array(touched.values) + Array(deleted.values))
+    }
+
+    var hasChanges: Bool {
+        !inserted.isEmpty || !deleted.isEmpty || touched.values.contains { $0.isUpdated }
+    }
+
+    /// Whether unsaved changes touch objects of `entity`'s inheritance hierarchy (a fetch
+    /// must then fold them into what its source returns).
+    func hasChanges(inHierarchyOf entity: NSEntityDescription) -> Bool {
+        let root = entity.runtime.root
+        func related(_ object: NSManagedObject) -> Bool { object.entity.runtime.root === root }
+        return inserted.values.contains(where: related) || deleted.values.contains(where: related)
+            || touched.values.contains { related($0) && $0.isUpdated }
+    }
+
+    // MARK: - Events and saves
+
+    /// Ends the current event: returns what it inserted, updated and deleted in `context`
+    /// (for ObjectsDidChange), clears the objects' event dirty bits and starts a new event.
+    func endEvent(in context: NSManagedObjectContext)
+        -> (inserted: Set<NSManagedObject>, updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>) {
+        let insertedNow = Set(eventInserted.values.filter { $0.context === context })
+        let deletedNow = Set(eventDeleted.values)
+        let updatedNow = Set(eventTouched.values.filter {
+            $0.context === context && !$0.isInsertedFlag && !$0.isDeletedFlag && $0.storage.hasEventDirty
+        })
+        for object in eventTouched.values { object.storage.clearEventDirty() }
+        for object in eventInserted.values { object.storage.clearEventDirty() }
+        eventInserted.removeAll()
+        eventDeleted.removeAll()
+        eventTouched.removeAll()
+        return (insertedNow, updatedNow, deletedNow)
+    }
+
+    /// The changes a save writes: inserts (not deleted since), updates and deletes.
+    var changesToSave: (inserts: [NSManagedObject], updates: [NSManagedObject], deletes: [NSManagedObject]) {
+        (Array(inserted.values), touched.values.filter(\.isUpdated), Array(deleted.values))
+    }
+
+    /// A save committed every change: nothing is inserted, deleted or touched any more.
+    func clearSaved() {
+        inserted.removeAll()
+        deleted.removeAll()
+        touched.removeAll()
+    }
+
+    /// Forgets everything (reset, rollback).
+    func removeAll() {
+        clearSaved()
+        eventInserted.removeAll()
+        eventDeleted.removeAll()
+        eventTouched.removeAll()
+        pendingDeletes.removeAll()
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// A root context's source: the persistent store coordinator, its stores and its row cache.
+final class CoordinatorObjectSource: ObjectSource {
+    private let root: NSPersistentStoreCoordinator
+
+    init(_ coordinator: NSPersistentStoreCoordinator) {
+        self.root = coordinator
+    }
+
+    var coordinator: NSPersistentStoreCoordinator? { root }
+    var parentContext: NSManagedObjectContext? { nil }
+    var writesToStores: Bool { true }
+    var saveNotificationSender: AnyObject? { nil }
+
+    func isChanged(bySaveOf saver: NSManagedObjectContext) -> Bool {
+        saver.source?.writesToStores == true && saver.persistentStoreCoordinator === root
+    }
+
+    // MARK: - Fetching
+
+    private func stores(for query: SourceQuery) throws -> [NSPersistentStore] {
+        try root.stores(for: query.entity, among: query.affectedStores)
+    }
+
+    private func plan(_ query: SourceQuery, sorts: [SortKey]) -> FetchPlan {
+        FetchPlan(entity: query.entity, includesSubentities: query.includesSubentities,
+                  predicate: query.predicate, sorts: sorts, limit: query.fetchLimit, offset: query.fetchOffset)
+    }
+
+    func fetchObjects(_ query: SourceQuery, into context: NSManagedObjectContext) throws -> SourceAnswer {
+        let stores = try stores(for: query)
+        let descriptors = query.sortDescriptors.map(SortKeyResolver.keyed)
+        let sorts = descriptors.compactMap(SortKeyResolver.sortKey(for:))
+        // The store sorts and limits when it can express every sort and answers alone.
+        var ordered = sorts.count == descriptors.count && stores.count == 1
+        var plan = ordered ? plan(query, sorts: sorts) : plan(query, sorts: [])
+        if !ordered { (plan.limit, plan.offset) = (0, 0) }
+
+        var objects: [NSManagedObject] = []
+        for store in stores {
+            do {
+                if query.identitiesOnly {
+                    // See NSPersistentStoreCoordinator+Batches.swift: the values load when the
+                    // faults fire, a batch at a time.
+                    let keys = try root.fetchKeys(plan, in: store, batchSize: query.fetchBatchSize)
+                    objects += keys.compactMap {
+                        context.registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: store, fallback: nil)
+                    }
+                } else {
+                    let rows = try root.fetchRows(plan, in: store)
+                    context.reserveRegistrations(rows.count)
+                    objects += rows.map { context.register(row: $0, store: store, asFault: query.returnsFaults) }
+                }
+            } catch is StoreFetchUnsupported {
+                // The store cannot express the predicate: read every row of the entity and
+                // filter (and sort) in memory.
+                let all = FetchPlan(entity: query.entity, includesSubentities: query.includesSubentities)
+                let rows = try root.fetchRows(all, in: store)
+                context.reserveRegistrations(rows.count)
+                let candidates = rows.map { context.register(row: $0, store: store, asFault: false) }
+                if let predicate = query.predicate {
+                    objects += try candidates.filter { try PredicateSupport.evaluate(predicate, with: $0) }
+                } else {
+                    objects += candidates
+                }
+                ordered = false
+            }
+        }
+        return SourceAnswer(objects: objects, isOrdered: ordered)
+    }
+
+    func count(_ query: SourceQuery) throws -> Int? {
+        let plan = plan(query, sorts: [])
+        do {
+            return try stores(for: query).reduce(0) { total, store in total + (try root.count(plan, in: store)) }
+        } catch is StoreFetchUnsupported {
+            return nil
+        }
+    }
+
+    /// Reads the relationships a request names for prefetching, a level per statement.
+    func prefetch(_ keyPaths: [String], for objects: [NSManagedObject], in context: NSManagedObjectContext) throws {
+        try context.prefetch(keyPaths, for: objects)
+    }
+
+    // MARK: - Objects
+
+    func row(for objectID: NSManagedObjectID, maxAge: TimeInterval) throws -> StoreRow? {
+        try root.row(for: objectID, maxAge: maxAge)
+    }
+
+    func freshRow(for objectID: NSManagedObjectID) throws -> StoreRow? {
+        root.evictRow(for: objectID)
+        return try root.row(for: objectID)
+    }
+
+    func relatedObjects(_ relationship: NSRelationshipDescription, of object: NSManagedObject,
+                        into context: NSManagedObjectContext) throws -> [NSManagedObject] {
+        guard !object.objectID.isTemporaryID else { return [] }
+        return try root.relatedKeys(relationship, of: object.objectID).compactMap {
+            context.registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: object.objectID.persistentStore,
+                                            fallback: relationship.destinationEntity)
+        }
+    }
+
+    /// A coordinator knows only saved objects: temporary IDs are never its.
+    func knowsObject(withTemporaryID objectID: NSManagedObjectID) -> Bool { false }
+
+    func checkExistence(of objectID: NSManagedObjectID) throws -> StoreRow? {
+        guard !objectID.isTemporaryID, objectID.persistentStore?.persistentStoreCoordinator === root else {
+            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                "The object \(objectID) is not in this context's stores.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
+        }
+        guard let row = try root.row(for: objectID) else {
+            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                "The object \(objectID) does not exist in its store.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
+        }
+        return row
+    }
+
+    func permanentIDs(for objectIDs: [NSManagedObjectID]) throws -> [NSManagedObjectID] { objectIDs }
+
+    // MARK: - Saving
+
+    func save(_ changes: SaveChanges, from context: NSManagedObjectContext) throws {
+        let batch = try SaveBatch(context: context, coordinator: root, changes: changes)
+        try batch.write()
+        batch.commit()
+    }
+}

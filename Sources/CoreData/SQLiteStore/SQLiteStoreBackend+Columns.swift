@@ -1,0 +1,46 @@
+import Foundation
+internal import CCoreDataSQLite
+
+// MARK: - Reading a few columns (dictionary results)
+
+extension SQLiteStoreBackend {
+    /// Reads the attribute `slots` of the rows a plan selects, in order, without building
+    /// store rows: `body` gets each row's `Z_ENT`, `Z_PK` and a scratch runtime row holding
+    /// those slots (valid only during the call). Returns false, reading nothing, when a
+    /// slot is not a plain column of the entity's table (the caller then fetches rows).
+    func fetchColumns(_ plan: FetchPlan, slots: [Int32],
+                      _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
+        let connection = try requireConnection()
+        guard let t = schema.tableIndex(for: plan.entity),
+              let entityPlan = plans[plan.entity.runtime.entityID] else { return false }
+        var fields: [Field] = []
+        for (n, slot) in slots.enumerated() {
+            guard let index = entityPlan.fieldBySlot[slot] else { return false }
+            let field = entityPlan.fields[index]
+            guard case .value = field.kind else { return false }
+            fields.append(Field(slot: slot, column: field.column, position: Int32(n + 2), kind: field.kind))
+        }
+        let list = (["t0.Z_ENT", "t0.Z_PK"] + fields.map { "t0." + $0.column }).joined(separator: ", ")
+        let (sql, bindings) = try selectStatement(plan, table: t, columns: list)
+        let columns = EntityPlan(entity: plan.entity, table: t, tableName: entityPlan.tableName,
+                                 fields: fields, fieldBySlot: [:])
+        let scratch = RowValues(count: plan.entity.runtime.layout.slotCount)
+        try readFailure {
+            let statement = try connection.cached(sql)
+            defer { statement.reset() }
+            try statement.bind(bindings)
+            var last = (entityID: -1, known: false)
+            while try statement.step() {
+                let entityID = Int(statement.int64(0))
+                if entityID != last.entityID { last = (entityID, plans[entityID] != nil) }
+                guard last.known else { continue }
+                for slot in slots { scratch.setNull(at: slot) }
+                try decodeFields(statement, columns, into: scratch)
+                try body(entityID, statement.int64(1), scratch)
+            }
+        }
+        return true
+    }
+}
+
+

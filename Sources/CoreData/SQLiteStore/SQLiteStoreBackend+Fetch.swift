@@ -1,0 +1,331 @@
+import Foundation
+internal import CCoreDataSQLite
+
+// MARK: - Fetching
+
+extension SQLiteStoreBackend {
+    func fetch(_ plan: FetchPlan) throws -> [StoreRow] {
+        let connection = try requireConnection()
+        guard let t = schema.tableIndex(for: plan.entity) else { return [] }
+        let list = (["Z_PK", "Z_ENT", "Z_OPT"] + schema.tables[t].columns.map(\.name))
+            .map { "t0." + $0 }.joined(separator: ", ")
+        let (sql, bindings) = try selectStatement(plan, table: t, columns: list)
+        return try readFailure {
+            let statement = try connection.cached(sql)
+            defer { statement.reset() }
+            try statement.bind(bindings)
+            var rows: [StoreRow] = []
+            var last: (entityID: Int, plan: EntityPlan?) = (-1, nil)
+            while try statement.step() {
+                let entityID = Int(statement.int64(1))
+                if entityID != last.entityID { last = (entityID, plans[entityID]) }
+                if let plan = last.plan { rows.append(try decodeRow(statement, plan)) }
+            }
+            return rows
+        }
+    }
+
+    /// The keys of the rows a plan selects, in order, without reading their values (for
+    /// `includesPropertyValues = false` and batched fetches).
+    func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey] {
+        let connection = try requireConnection()
+        guard let t = schema.tableIndex(for: plan.entity) else { return [] }
+        let (sql, bindings) = try selectStatement(plan, table: t, columns: "t0.Z_ENT, t0.Z_PK")
+        return try readFailure {
+            let statement = try connection.cached(sql)
+            defer { statement.reset() }
+            try statement.bind(bindings)
+            var keys: [StoreKey] = []
+            while try statement.step() {
+                let entityID = Int(statement.int64(0))
+                if plans[entityID] != nil { keys.append(StoreKey(entityID: entityID, pk: statement.int64(1))) }
+            }
+            return keys
+        }
+    }
+
+    func count(_ plan: FetchPlan) throws -> Int {
+        let connection = try requireConnection()
+        guard let t = schema.tableIndex(for: plan.entity) else { return 0 }
+        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: self)
+        let condition = try whereClause(plan, compiler)
+        let sql = "SELECT COUNT(*) FROM " + compiler.fromClause(table: schema.tables[t].name) + condition
+        let total: Int = try readFailure {
+            let statement = try connection.cached(sql)
+            defer { statement.reset() }
+            try statement.bind(compiler.bindings)
+            return try statement.step() ? Int(statement.int64(0)) : 0
+        }
+        let remaining = max(0, total - max(0, plan.offset))
+        return plan.limit > 0 ? min(plan.limit, remaining) : remaining
+    }
+
+    /// One SELECT for a plan: `columns` of the entity's table (`t0`), joined as the
+    /// predicate and sort key paths need, filtered, ordered (then by `Z_PK`), limited.
+    func selectStatement(_ plan: FetchPlan, table t: Int, columns: String) throws -> (String, [SQLBinding]) {
+        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: self)
+        let condition = try whereClause(plan, compiler)
+        let order = try orderTerms(plan.sorts, compiler) + ["t0.Z_PK"]
+        var sql = "SELECT \(columns) FROM " + compiler.fromClause(table: schema.tables[t].name) + condition
+        sql += " ORDER BY " + order.joined(separator: ", ")
+        let limit = compiler.parameter(.integer(Int64(plan.limit > 0 ? plan.limit : -1)))
+        let offset = compiler.parameter(.integer(Int64(max(0, plan.offset))))
+        sql += " LIMIT \(limit) OFFSET \(offset)"
+        return (sql, compiler.bindings)
+    }
+
+    func row(entity: NSEntityDescription, pk: Int64) throws -> StoreRow? {
+        let connection = try requireConnection()
+        guard let t = schema.tableIndex(for: entity) else { return nil }
+        return try readFailure {
+            let statement = try connection.cached(selectPrefixes[t] + " WHERE Z_PK = ?")
+            try statement.bind(1, pk)
+            defer { statement.reset() }
+            return try statement.step() ? try decodeRow(statement) : nil
+        }
+    }
+
+    /// Rows by primary key, 500 per statement.
+    func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow] {
+        let connection = try requireConnection()
+        guard let t = schema.tableIndex(for: entity) else { return [] }
+        var rows: [StoreRow] = []
+        var start = 0
+        while start < pks.count {
+            let chunk = pks[start..<min(pks.count, start + 500)]
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            try readFailure {
+                let statement = try connection.cached(selectPrefixes[t] + " WHERE Z_PK IN (\(marks))")
+                defer { statement.reset() }
+                for (i, pk) in chunk.enumerated() { try statement.bind(Int32(i + 1), pk) }
+                while try statement.step() {
+                    if let row = try decodeRow(statement) { rows.append(row) }
+                }
+            }
+        }
+        return rows
+    }
+
+    func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey] {
+        // To-many members: the batched query (SQLiteStoreBackend+RelatedKeys.swift) with
+        // one source.
+        if relationship.isToMany { return try relatedKeys(relationship: relationship, pks: [pk])[pk] ?? [] }
+        let connection = try requireConnection()
+        guard let destination = relationship.destinationEntity,
+              let destinationTable = schema.tableIndex(for: destination),
+              let fk = schema.toOneColumns[ObjectIdentifier(relationship)]?.fk,
+              let t = schema.tableIndex(for: relationship.entity) else { return [] }
+        let sql = "SELECT d.Z_ENT, d.Z_PK FROM \(schema.tables[t].name) s JOIN \(schema.tables[destinationTable].name) d ON d.Z_PK = s.\(fk) WHERE s.Z_PK = ?"
+        return try readFailure {
+            let statement = try connection.cached(sql)
+            try statement.bind(1, pk)
+            defer { statement.reset() }
+            var keys: [StoreKey] = []
+            while try statement.step() {
+                keys.append(StoreKey(entityID: Int(statement.int64(0)), pk: statement.int64(1)))
+            }
+            return keys
+        }
+    }
+
+    // MARK: - SQL pieces
+
+    /// ` WHERE …`: the plan's entities (`Z_ENT`, unless every row of the table
+    /// qualifies) and its compiled predicate; empty when nothing filters.
+    func whereClause(_ plan: FetchPlan, _ compiler: SQLPredicateCompiler) throws -> String {
+        var terms: [String] = []
+        let entity = plan.entity
+        if plan.includesSubentities {
+            if entity !== entity.runtime.root {
+                let ids = entity.runtime.family.map { String($0.runtime.entityID) }
+                terms.append(ids.count == 1 ? "t0.Z_ENT = \(ids[0])" : "t0.Z_ENT IN (\(ids.joined(separator: ", ")))")
+            }
+        } else {
+            terms.append("t0.Z_ENT = \(entity.runtime.entityID)")
+        }
+        if let predicate = plan.predicate {
+            let condition = try compiler.condition(predicate)
+            if condition != "1" { terms.append(condition) }
+        }
+        return terms.isEmpty ? "" : " WHERE " + terms.joined(separator: " AND ")
+    }
+
+    /// ORDER BY terms for sort keys: attributes of the entity or reached through to-one
+    /// relationships (`LEFT JOIN`, so a nil relationship sorts as NULL, first ascending).
+    ///
+    /// Strings sort as ``KeyedSortDescriptor`` sorts them: `compare:` by code point
+    /// (SQLite's BINARY collation on UTF-8), `caseInsensitiveCompare:` by the folded text
+    /// (`cd_fold`), the localized selectors through collations that call the same
+    /// Foundation methods (``SQLiteFunctions``). Values memory cannot order (UUIDs, data,
+    /// objects) are left to the caller (`StoreFetchUnsupported`).
+    func orderTerms(_ sorts: [SortKey], _ compiler: SQLPredicateCompiler) throws -> [String] {
+        try sorts.map { sort in
+            let segments = sort.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard case .scalar(var term, let kind) = try compiler.keyPath(segments[...], from: compiler.root, path: sort.keyPath),
+                  kind == .number || kind == .date || kind == .string else {
+                throw StoreFetchUnsupported()
+            }
+            if kind == .string {
+                switch sort.comparison {
+                case .compare: break
+                case .caseInsensitive:
+                    term = "cd_fold(\(term), \(NSComparisonPredicate.Options.caseInsensitive.rawValue))"
+                case .localized, .localizedCaseInsensitive, .localizedStandard:
+                    term += " COLLATE " + SQLiteFunctions.collations[sort.comparison]!
+                }
+            }
+            return term + (sort.ascending ? " ASC" : " DESC")
+        }
+    }
+
+    /// Runs a read; SQLite failures become `NSPersistentStoreOperationError` (or the
+    /// corrupt-file / timeout codes) with the SQLite error attached.
+    func readFailure<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let sqlite as SQLiteError {
+            let code = sqlite.isCorrupt ? CocoaError.Code.fileReadCorruptFile.rawValue
+                : sqlite.isBusy ? NSPersistentStoreTimeoutError : NSPersistentStoreOperationError
+            throw Self.sqliteError(code, "Reading the store at \(url.path) failed.", sqlite, url: url)
+        }
+    }
+
+    // MARK: - Decoding rows
+
+    /// The row under the statement's cursor (a table SELECT list), or nil when its `Z_ENT`
+    /// is not an entity of this store.
+    func decodeRow(_ statement: SQLiteStatement) throws -> StoreRow? {
+        let entityID = Int(statement.int64(1))
+        guard let plan = plans[entityID] else { return nil }
+        return try decodeRow(statement, plan)
+    }
+
+    /// The row under the cursor, of the plan's entity. The common column kinds holding
+    /// their usual storage class are read inline; everything else goes through `decode`.
+    func decodeRow(_ statement: SQLiteStatement, _ plan: EntityPlan) throws -> StoreRow {
+        let row = StoreRow(entity: plan.entity, pk: statement.int64(0), version: statement.int64(2))
+        try decodeFields(statement, plan, into: row.values)
+        return row
+    }
+
+    /// Decodes the plan's fields (at their SELECT positions) into a runtime row; NULL
+    /// columns leave their slots untouched.
+    func decodeFields(_ statement: SQLiteStatement, _ plan: EntityPlan, into values: borrowing RowValues) throws {
+        let handle = statement.handle
+        try plan.decodeOps.withUnsafeBufferPointer { ops in
+            for op in ops {
+                let i = op.position
+                let type = sqlite3_column_type(handle, i)
+                if type == SQLITE_NULL { continue }
+                switch op.kind {
+                case .integer where type == SQLITE_INTEGER:
+                    values.setInt64(sqlite3_column_int64(handle, i), at: op.slot)
+                case .double where type == SQLITE_FLOAT || type == SQLITE_INTEGER:
+                    values.setDouble(sqlite3_column_double(handle, i), at: op.slot)
+                case .date where type == SQLITE_FLOAT || type == SQLITE_INTEGER:
+                    values.setDate(sqlite3_column_double(handle, i), at: op.slot)
+                case .boolean where type == SQLITE_INTEGER:
+                    values.setBool(sqlite3_column_int64(handle, i) != 0, at: op.slot)
+                case .text where type == SQLITE_TEXT:
+                    let bytes = sqlite3_column_text(handle, i)
+                    let count = Int(sqlite3_column_bytes(handle, i))
+                    values.setText(bytes: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count), at: op.slot)
+                default:
+                    try decode(plan.fields[op.field], from: statement, into: values)
+                }
+            }
+        }
+    }
+
+    /// Reads one column by the model's type, tolerating what real stores hold (integers in
+    /// REAL columns, numbers as text, NULLs).
+    private func decode(_ field: Field, from statement: SQLiteStatement, into row: borrowing RowValues) throws {
+        let i = field.position
+        let type = statement.columnType(i)
+        if type == SQLITE_NULL { return }
+        switch field.kind {
+        case let .toOne(destination, _, entityPosition):
+            guard let pk = integer(statement, i) else { return }
+            var entityID = destination.runtime.entityID
+            if let p = entityPosition, let stored = integer(statement, p), stored > 0 { entityID = Int(stored) }
+            row.setKey(StoreKey(entityID: entityID, pk: pk), at: field.slot)
+            return
+        case let .value(kind):
+            switch kind {
+            case .integer:
+                guard let v = integer(statement, i) else { return }
+                row.setInt64(v, at: field.slot)
+            case .boolean:
+                guard let v = integer(statement, i) else { return }
+                row.setBool(v != 0, at: field.slot)
+            case .double, .date:
+                guard let v = real(statement, i) else { return }
+                if kind == .date { row.setDate(v, at: field.slot) } else { row.setDouble(v, at: field.slot) }
+            case .decimal:
+                let text: String
+                switch type {
+                case SQLITE_INTEGER: text = String(statement.int64(i))
+                case SQLITE_FLOAT: text = Self.decimalString(statement.double(i))
+                default: text = statement.string(i) ?? ""
+                }
+                row.setText(text, at: field.slot)
+            case .text:
+                let count = Int(sqlite3_column_bytes(statement.handle, i))
+                let bytes = type == SQLITE_BLOB
+                    ? sqlite3_column_blob(statement.handle, i).map { UnsafeRawPointer($0) }
+                    : sqlite3_column_text(statement.handle, i).map { UnsafeRawPointer($0) }
+                row.setText(bytes: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count), at: field.slot)
+            case .uuid:
+                guard let uuid = Self.uuidBytes(statement, i) else { return }
+                _ = uuid.withUnsafeBytes { row.setUUID(bytes: $0, at: field.slot) }
+            case .blob:
+                let count = Int(sqlite3_column_bytes(statement.handle, i))
+                let bytes = type == SQLITE_BLOB
+                    ? sqlite3_column_blob(statement.handle, i)
+                    : sqlite3_column_text(statement.handle, i).map { UnsafeRawPointer($0) }
+                row.setBlob(bytes: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count), at: field.slot)
+            }
+        }
+    }
+
+    private func integer(_ statement: SQLiteStatement, _ i: Int32) -> Int64? {
+        switch statement.columnType(i) {
+        case SQLITE_INTEGER: return statement.int64(i)
+        case SQLITE_FLOAT:
+            let d = statement.double(i)
+            return d.isFinite && abs(d) < 9.2e18 ? Int64(d.rounded(.towardZero)) : nil
+        case SQLITE_TEXT: return statement.string(i).flatMap { Int64($0) ?? Double($0).map { Int64($0) } }
+        default: return nil
+        }
+    }
+
+    private func real(_ statement: SQLiteStatement, _ i: Int32) -> Double? {
+        switch statement.columnType(i) {
+        case SQLITE_INTEGER, SQLITE_FLOAT: return statement.double(i)
+        case SQLITE_TEXT: return statement.string(i).flatMap { Double($0) }
+        default: return nil
+        }
+    }
+
+    private static func uuidBytes(_ statement: SQLiteStatement, _ i: Int32) -> [UInt8]? {
+        switch statement.columnType(i) {
+        case SQLITE_BLOB:
+            guard let data = statement.data(i), data.count == 16 else { return nil }
+            return Array(data)
+        case SQLITE_TEXT:
+            guard let text = statement.string(i), let uuid = UUID(uuidString: text) else { return nil }
+            return withUnsafeBytes(of: uuid.uuid) { Array($0) }
+        default: return nil
+        }
+    }
+
+    /// The shortest decimal text that reads back as `value` (`10.11`, `3`, `0.00001`).
+    static func decimalString(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        var text = "\(value)"
+        if text.contains("e") { text = Decimal(string: text).map { "\($0)" } ?? text }
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The contract between the coordinator and a store implementation (SQLite or memory).
+///
+/// Rows travel as ``StoreRow``s whose values follow the entity's layout:
+/// - attributes: the slot's own type (text for String/URI/Decimal, dates as seconds since
+///   2001, UUIDs as 16 bytes; never a box — transformable values are blobs here);
+/// - to-one relationships: the ``StoreKey`` of the concrete destination, or NULL;
+/// - to-many relationships and transient properties: NULL (to-many are loaded on demand
+///   with `relatedKeys`).
+///
+/// All calls are made with the coordinator's lock held: a backend needs no locking.
+protocol StoreBackend: AnyObject {
+    var storeType: String { get }
+    /// Metadata as in memory; persisted by `save` (and on load for a new store).
+    var metadata: [String: Any] { get set }
+
+    /// Opens or creates the store for `model` (already frozen). Throws `NSError`s in
+    /// `NSCocoaErrorDomain` (`NSPersistentStoreOpenError`, ...-IncompatibleVersionHashError).
+    func load(model: NSManagedObjectModel, entities: [NSEntityDescription]) throws
+
+    /// Rows of `entity` (and its sub-entities when `plan.includesSubentities`) in the
+    /// plan's order, after offset/limit.
+    func fetch(_ plan: FetchPlan) throws -> [StoreRow]
+    func count(_ plan: FetchPlan) throws -> Int
+    /// The keys of the rows `fetch` would return, without reading their values.
+    func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey]
+    /// The row of one object, or nil when it no longer exists.
+    func row(entity: NSEntityDescription, pk: Int64) throws -> StoreRow?
+    /// The rows of several objects of one inheritance family (those that still exist).
+    func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow]
+    /// The keys of the objects related to `pk` through a to-many `relationship`, in order
+    /// (ordered relationships by position).
+    func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey]
+    /// `relatedKeys` for many sources at once (relationship prefetching): source key →
+    /// member keys, in order. Sources without members may be absent.
+    func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]]
+    /// The whole rows of those objects, in the same order, when the store reads them in
+    /// one query (so that their faults fire from the row cache); nil to use `relatedKeys`.
+    func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]?
+    /// Reads the attribute `slots` of the rows a plan selects, in order, without building
+    /// store rows: `body` gets each row's `Z_ENT`, `Z_PK` and a scratch row holding those
+    /// slots (valid only during the call). Returns false, reading nothing, when the store
+    /// cannot answer that way (the caller then fetches rows).
+    func fetchColumns(_ plan: FetchPlan, slots: [Int32],
+                      _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool
+    /// Reserves `count` new primary keys for the inheritance root of `entity`; returns the
+    /// first.
+    func allocateKeys(entity: NSEntityDescription, count: Int) throws -> Int64
+    /// Applies a change set atomically (one transaction), checking optimistic locking.
+    func save(_ changes: StoreChanges) throws
+    /// Releases files and handles.
+    func close()
+}
+
+extension StoreBackend {
+    func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]] {
+        var result: [Int64: [StoreKey]] = [:]
+        for pk in pks { result[pk] = try relatedKeys(relationship: relationship, pk: pk) }
+        return result
+    }
+
+    func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]? { nil }
+
+    func fetchColumns(_ plan: FetchPlan, slots: [Int32],
+                      _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
+        false
+    }
+
+    func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow] {
+        try pks.compactMap { try row(entity: entity, pk: $0) }
+    }
+
+    func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey] {
+        try fetch(plan).map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
+    }
+}

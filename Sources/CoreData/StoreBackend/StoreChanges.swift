@@ -1,0 +1,35 @@
+import Foundation
+
+/// A save, as the store sees it.
+struct StoreChanges {
+    struct Write {
+        let entity: NSEntityDescription
+        let pk: Int64
+        /// The object's whole row after this save (its `version` is the new `Z_OPT`:
+        /// 1 for an insert, `expectedVersion + 1` for an update). The coordinator caches it.
+        let values: StoreRow
+        /// The slots to write: every persistent slot for an insert, the changed ones for
+        /// an update.
+        let changedSlots: [Int32]
+        /// For an update: the version the context read, checked against `Z_OPT`.
+        let expectedVersion: Int64
+    }
+    struct Delete {
+        let entity: NSEntityDescription
+        let pk: Int64
+        let expectedVersion: Int64
+    }
+    /// A many-to-many (or unidirectional to-many) link, as join-table rows.
+    struct Link: Hashable {
+        let relationship: NSRelationshipDescription
+        let source: StoreKey
+        let destination: StoreKey
+    }
+    var inserts: [Write] = []
+    var updates: [Write] = []
+    var deletes: [Delete] = []
+    var linksAdded: [Link] = []
+    var linksRemoved: [Link] = []
+    /// Full order of ordered to-many relationships whose order changed.
+    var orderings: [(relationship: NSRelationshipDescription, source: StoreKey, destinations: [StoreKey])] = []
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// One row of a store, as runtime values in the entity layout's slot order.
+final class StoreRow: @unchecked Sendable {
+    // @unchecked Sendable: immutable after the store (or a parent context) filled it; the
+    // row cache shares it between contexts under the coordinator's lock.
+    let entity: NSEntityDescription
+    let pk: Int64
+    /// `Z_OPT`, the optimistic-locking version.
+    let version: Int64
+    let values: RowValues
+    /// When the row was read or written (seconds of system uptime), for the contexts'
+    /// `stalenessInterval`.
+    let loadedAt = ProcessInfo.processInfo.systemUptime
+
+    /// A row of NULLs shaped like the entity's layout, for its filler to write.
+    init(entity: NSEntityDescription, pk: Int64, version: Int64) {
+        self.entity = entity
+        self.pk = pk
+        self.version = version
+        self.values = RowValues(count: entity.runtime.layout.slotCount)
+    }
+
+    var key: StoreKey { StoreKey(entityID: entity.runtime.entityID, pk: pk) }
+}
+
+extension RowValues {
+    /// The store key of a to-one slot that holds one (a store's row), or nil.
+    func storeKey(at slot: Int32) -> StoreKey? {
+        let value = value(at: slot)
+        return value.type == .key ? value.key : nil
+    }
+}
