@@ -112,9 +112,7 @@ final class SQLiteStoreBackend: StoreBackend {
     init(url: URL, options: [AnyHashable: Any]) {
         self.url = url
         self.isReadOnly = (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
-        let timeout = (options[NSPersistentStoreTimeoutOption] as? Double)
-            ?? (options[NSPersistentStoreTimeoutOption] as? Int).map(Double.init)
-        self.busyTimeout = timeout ?? 1
+        self.busyTimeout = Self.busyTimeout(options)
         var pragmas: [String: String] = [:]
         for (key, value) in (options[NSSQLitePragmasOption] as? [String: Any]) ?? [:] {
             pragmas[key] = "\(value)"
@@ -124,6 +122,18 @@ final class SQLiteStoreBackend: StoreBackend {
     }
 
     deinit { close() }
+
+    /// Seconds a statement waits for another connection's lock: `NSPersistentStoreTimeoutOption`
+    /// (a number), else 240, the default `NSPersistentStoreDescription.timeout` reports.
+    static func busyTimeout(_ options: [AnyHashable: Any]?) -> TimeInterval {
+        let value = options?[NSPersistentStoreTimeoutOption]
+        let seconds = (value as? NSNumber)?.doubleValue ?? (value as? Double) ?? (value as? Int).map(Double.init)
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return defaultBusyTimeout }
+        return seconds
+    }
+
+    /// Apple's default store timeout, in seconds.
+    static let defaultBusyTimeout: TimeInterval = 240
 
     func close() {
         connection = nil

@@ -148,7 +148,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         guard storeType == NSSQLiteStoreType else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Only SQLite stores have metadata on disk (got \(storeType)).")
         }
-        return try SQLiteStoreBackend.readMetadata(at: url)
+        return try SQLiteStoreBackend.readMetadata(at: url, options: options)
     }
 
     open class func metadataForPersistentStore(
@@ -167,7 +167,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             try remove(store)
         }
         guard storeType == NSSQLiteStoreType else { return }
-        try SQLiteStoreBackend.destroyFiles(at: url)
+        try SQLiteStoreBackend.destroyFiles(at: url, busyTimeout: SQLiteStoreBackend.busyTimeout(options))
     }
 
     open func destroyPersistentStore(at url: URL, type: NSPersistentStore.StoreType, options: [AnyHashable: Any]? = nil) throws {
@@ -185,7 +185,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         guard storeType == NSSQLiteStoreType else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Only SQLite stores can be replaced (got \(storeType)).")
         }
-        try SQLiteStoreBackend.copyStore(from: sourceURL, to: destinationURL)
+        try SQLiteStoreBackend.copyStore(
+            from: sourceURL, to: destinationURL, busyTimeout: SQLiteStoreBackend.busyTimeout(destinationOptions))
     }
 
     open func replacePersistentStore(
