@@ -108,10 +108,8 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         do {
             var options: [AnyHashable: Any] = [:]
             for (key, value) in description.options { options[key] = value }
-            if description.type == NSSQLiteStoreType, let url = description.url {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
-                                                        withIntermediateDirectories: true)
-            }
+            // The SQLite store creates its folder itself (unless read-only, when nothing
+            // may be written), and names that folder if it cannot.
             try persistentStoreCoordinator.addPersistentStore(
                 ofType: description.type, configurationName: description.configuration,
                 at: description.url, options: options)

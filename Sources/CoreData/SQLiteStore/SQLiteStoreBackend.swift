@@ -160,7 +160,7 @@ final class SQLiteStoreBackend: StoreBackend {
                 CocoaError.Code.fileReadNoSuchFile.rawValue,
                 "There is no store to open read-only at \(path).", url: url)
         }
-        try createParentDirectory()
+        if !isReadOnly { try createParentDirectory() }
 
         var schema = SQLiteSchema.design(entities: entities)
         var opened: SQLiteConnection?
@@ -168,7 +168,10 @@ final class SQLiteStoreBackend: StoreBackend {
             if !isNew && !isReadOnly && migration.migrate {
                 try migrateIfNeeded(model: model, entities: entities, infer: migration.infer)
             }
-            let connection = try SQLiteConnection(path: path, readOnly: isReadOnly, busyTimeout: busyTimeout)
+            // Read-only: nothing is written in or beside the store, not even SQLite's -shm.
+            let connection = isReadOnly
+                ? try SQLiteConnection.openReadingOnly(path: path, busyTimeout: busyTimeout)
+                : try SQLiteConnection(path: path, busyTimeout: busyTimeout)
             opened = connection
             try SQLiteFunctions.register(on: connection)
             if isNew {
