@@ -59,6 +59,9 @@ final class SQLiteStoreBackend: StoreBackend {
         /// Position in the table's SELECT list.
         let position: Int32
         let kind: Kind
+        /// For Integer 16 and Integer 32 attributes: the values the attribute can hold
+        /// (a wider value in the column is an error, not wrapped).
+        var bounds: ClosedRange<Int64>? = nil
         enum Kind {
             case value(SQLiteValueKind)
             /// A to-one relationship: the FK column, plus the column (and its SELECT
@@ -99,7 +102,7 @@ final class SQLiteStoreBackend: StoreBackend {
             position = field.position
             self.field = index
             switch field.kind {
-            case .value(.integer): kind = .integer
+            case .value(.integer): kind = field.bounds == nil ? .integer : .other
             case .value(.boolean): kind = .boolean
             case .value(.double): kind = .double
             case .value(.date): kind = .date
@@ -311,7 +314,8 @@ final class SQLiteStoreBackend: StoreBackend {
                 if let attribute = property as? NSAttributeDescription,
                    let kind = SQLiteValueKind(attribute), let column = schema.attributeColumns[key],
                    let position = positions[t][column] {
-                    fields.append(Field(slot: property.slot, column: column, position: position, kind: .value(kind)))
+                    fields.append(Field(slot: property.slot, column: column, position: position, kind: .value(kind),
+                                        bounds: Self.integerBounds(attribute.attributeType)))
                 } else if let relationship = property as? NSRelationshipDescription,
                           let destination = relationship.destinationEntity,
                           let columns = schema.toOneColumns[key], let position = positions[t][columns.fk] {
