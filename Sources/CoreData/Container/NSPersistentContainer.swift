@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let container = NSPersistentContainer(name: "DataModel")
 /// container.loadPersistentStores { _, error in
-///     if let error { fatalError("Failed to load persistent stores: \(error)") }
+///     if let error { fatalError("Failed to load persistent stores: \(error.localizedDescription)") }
 /// }
 /// let context = container.viewContext
 /// ```

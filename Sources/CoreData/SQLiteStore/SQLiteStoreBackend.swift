@@ -342,7 +342,7 @@ final class SQLiteStoreBackend: StoreBackend {
     static func openError(_ error: Error, url: URL) -> NSError {
         guard let sqlite = error as? SQLiteError else {
             let nsError = error as NSError
-            if nsError.domain == NSCocoaErrorDomain { return nsError }
+            if nsError.domain == NSCocoaErrorDomain { return CoreDataError.naming(nsError, url: url, "cannot be opened") }
             return CoreDataError.store(NSPersistentStoreOpenError, "The store at \(url.path) cannot be opened.", url: url, underlying: error)
         }
         let code: Int

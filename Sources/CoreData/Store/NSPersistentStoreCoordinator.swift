@@ -76,7 +76,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         switch storeType {
         case NSSQLiteStoreType:
             guard let storeURL, storeURL.isFileURL || storeURL.scheme == nil else {
-                throw CoreDataError.make(NSPersistentStoreOpenError, "A SQLite store needs a file URL.")
+                throw CoreDataError.make(
+                    NSPersistentStoreOpenError,
+                    "A SQLite store needs a file URL, not \(storeURL?.absoluteString ?? "nil").")
             }
             if let existing = persistentStores.first(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
                 _ = existing
@@ -108,7 +110,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let index = persistentStores.firstIndex(where: { $0 === store }) else {
-            throw CoreDataError.make(NSPersistentStoreOperationError, "The store is not added to this coordinator.")
+            throw CoreDataError.make(
+                NSPersistentStoreOperationError,
+                "The store at \(store.url?.path ?? "(no URL)") is not added to this coordinator.")
         }
         persistentStores.remove(at: index)
         let id = ObjectIdentifier(store)
