@@ -5,8 +5,8 @@ import Foundation
 // bad --where instead.
 @_spi(Tools) @_spi(CAPI) import CoreData
 
-/// What `coredata query` does: opens a **copy** of a SQLite store with the model version
-/// its metadata names, fetches one entity with a predicate, sort keys and a limit, and renders
+/// What `coredata query` does: opens a SQLite store read-only, with the model version its
+/// metadata names, fetches one entity with a predicate, sort keys and a limit, and renders
 /// the rows as a text table or JSON.
 ///
 /// ```swift
@@ -16,8 +16,9 @@ import Foundation
 /// print(try query.run())
 /// ```
 ///
-/// The store file is never opened in place: it is copied (WAL content included) into a
-/// temporary folder, opened read-only, and the copy removed afterwards.
+/// The store is opened in place with `NSReadOnlyPersistentStoreOption`, which writes
+/// nothing in or beside it (no `-wal`, no `-shm`; it works in a folder the user cannot
+/// write) and reads what its WAL holds.
 struct StoreQuery {
     var storeURL: URL
     var modelURL: URL
@@ -37,7 +38,10 @@ struct StoreQuery {
     static let usage = """
         query <store> --model <bundle> --entity <name> [--where <predicate>]
               [--sort key[,-key…]] [--limit N] [--json]
-          <store>            a SQLite store (a copy is opened; the file is never changed)
+          <store>            a SQLite store, opened read-only: nothing is written in or beside
+                             it (no -wal or -shm; a folder you cannot write is fine), and what
+                             its -wal holds is read. It is read without locks: a program
+                             writing it at the same moment may make the query fail; run it again
           --model <bundle>   the .xcdatamodeld (the version matching the store is used)
           --entity <name>    the entity to list (sub-entities included)
           --where <format>   an NSPredicate format string, e.g. "age > 30 AND name BEGINSWITH[c] 'a'"
@@ -120,13 +124,8 @@ struct StoreQuery {
                 path: modelURL.path)
         }
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-query-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent(storeURL.lastPathComponent)
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.replacePersistentStore(at: copy, withPersistentStoreFrom: storeURL, type: .sqlite)
-        let store = try coordinator.addPersistentStore(type: .sqlite, at: copy,
+        let store = try coordinator.addPersistentStore(type: .sqlite, at: storeURL,
                                                        options: [NSReadOnlyPersistentStoreOption: true])
         defer { try? coordinator.remove(store) }
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
