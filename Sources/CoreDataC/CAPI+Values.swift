@@ -264,9 +264,7 @@ func uri(_ text: String) -> URL? {
     capi {
         let data = try copiedBytes(bytes, length)
         try writeAttribute(object, key, .blob) { attribute in
-            guard attribute.attributeType == .transformableAttributeType,
-                  let transformer = valueTransformer(of: attribute) else { return data }
-            guard let value = transformer.reverseTransformedValue(data) else {
+            guard let value = attribute.value(fromStoredBytes: data) else {
                 throw CAPIError(.type, "The bytes are not a value that \(attribute.valueTransformerName ?? "") can decode (attribute \(attribute.name)).")
             }
             return value
@@ -275,14 +273,8 @@ func uri(_ text: String) -> URL? {
 }
 
 // Transformable attributes hold values in memory and bytes in the store. Through C they
-// read and write as those stored bytes: the output of the attribute's value transformer,
-// or the value itself when it has none (the rule of the store, in `Transformer`).
-
-/// The registered transformer of a transformable attribute, if it names one.
-private func valueTransformer(of attribute: NSAttributeDescription) -> ValueTransformer? {
-    guard let name = attribute.valueTransformerName, !name.isEmpty else { return nil }
-    return ValueTransformer.valueTransformer(forName: NSValueTransformerName(rawValue: name))
-}
+// read and write as those stored bytes, by the store's own rule
+// (`NSAttributeDescription.storedBytes(of:)` / `value(fromStoredBytes:)`).
 
 /// The bytes of a binary attribute, or the stored bytes of a transformable one.
 private func readBytes(_ object: OpaquePointer?, _ key: UnsafePointer<CChar>?) throws -> Data {
@@ -293,13 +285,7 @@ private func readBytes(_ object: OpaquePointer?, _ key: UnsafePointer<CChar>?) t
         guard let value = try object.throwingValue(forKey: key), !(value is NSNull) else {
             throw CAPIError(.null, "\(object.entity.name ?? "?").\(key) is null.")
         }
-        let stored: Data?
-        if attribute.attributeType == .transformableAttributeType, let transformer = valueTransformer(of: attribute) {
-            stored = transformer.transformedValue(value) as? Data
-        } else {
-            stored = value as? Data
-        }
-        guard let stored else {
+        guard let stored = attribute.storedBytes(of: value) else {
             throw CAPIError(.type, "\(object.entity.name ?? "?").\(key) holds \(type(of: value)), which has no bytes to store.")
         }
         return stored

@@ -6,19 +6,25 @@ enum Transformer {
     /// The value of a transformable attribute from its stored bytes (a row's blob slot).
     static func decode(_ value: SlotValue, for attribute: NSAttributeDescription) -> Any? {
         guard value.type == .blob else { return nil }
-        let data = value.data
-        guard let name = attribute.valueTransformerName, !name.isEmpty,
-              let transformer = ValueTransformer.valueTransformer(forName: NSValueTransformerName(rawValue: name)) else {
-            return data
-        }
+        return decode(value.data, for: attribute)
+    }
+
+    /// The value stored bytes stand for: the transformer's reverse transformation, or the
+    /// bytes themselves when the attribute names no registered transformer.
+    static func decode(_ data: Data, for attribute: NSAttributeDescription) -> Any? {
+        guard let transformer = transformer(of: attribute) else { return data }
         return transformer.reverseTransformedValue(data)
     }
 
+    /// The bytes a value is stored as: the transformer's output, or the value itself when
+    /// it is `Data` and the attribute names no registered transformer.
     static func encode(_ value: Any, for attribute: NSAttributeDescription) -> Data? {
-        if let name = attribute.valueTransformerName, !name.isEmpty,
-           let transformer = ValueTransformer.valueTransformer(forName: NSValueTransformerName(rawValue: name)) {
-            return transformer.transformedValue(value) as? Data
-        }
-        return value as? Data
+        guard let transformer = transformer(of: attribute) else { return value as? Data }
+        return transformer.transformedValue(value) as? Data
+    }
+
+    private static func transformer(of attribute: NSAttributeDescription) -> ValueTransformer? {
+        guard let name = attribute.valueTransformerName, !name.isEmpty else { return nil }
+        return ValueTransformer.valueTransformer(forName: NSValueTransformerName(rawValue: name))
     }
 }

@@ -31,3 +31,16 @@ import Foundation
         try parse(format: format, arguments: arguments)
     }
 }
+
+@_spi(CAPI) extension NSAttributeDescription {
+    /// The bytes a value of this attribute is stored as (a transformable attribute's
+    /// transformed value; a binary attribute's data), or nil when it has none.
+    public func storedBytes(of value: Any) -> Data? {
+        attributeType == .transformableAttributeType ? Transformer.encode(value, for: self) : value as? Data
+    }
+
+    /// The value that stored bytes stand for, or nil when the transformer cannot decode them.
+    public func value(fromStoredBytes data: Data) -> Any? {
+        attributeType == .transformableAttributeType ? Transformer.decode(data, for: self) : data
+    }
+}
