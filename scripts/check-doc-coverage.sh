@@ -7,8 +7,9 @@
 #     below has any. Members that only inherit a comment (an override of Foundation's
 #     `description`, a `rawValue` required by `RawRepresentable`) count as documented, and are
 #     counted apart.
-#  2. no comment in Sources/, CModules/ or include/ points at a document outside the
-#     repository (the design notes the project started from are not part of a clone).
+#  2. no comment in Sources/, CModules/, include/, Tests/ or examples/ points at a document
+#     outside the repository (the design notes the project started from are not part of a
+#     clone).
 # Usage: scripts/check-doc-coverage.sh [--all]     (--all also lists allow-listed folders' gaps)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,7 +74,7 @@ PY
 
 echo "== comments pointing outside the repository"
 if grep -rnE '\.\./shared|shared/(fixtures|seeds)|(FORMATS|PREDICATES|DESIGN|STYLE)\.md' \
-        Sources CModules include; then
+        Sources CModules include Tests examples; then
     echo "FAIL: the lines above point at documents a clone does not have"
     exit 1
 fi
