@@ -31,6 +31,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/readme-snippets.XXXXXX")
+chmod 755 "$work"   # as /tmp is: a test run by `setup` reaches its folders as another user
 created=(app.c app shopping)   # written into the repository's root by the C snippets
 cleanup() {
     rm -rf "$work"
@@ -111,7 +112,8 @@ passed=0
 # Runs one shell session (bash -e) with a fresh $HOME; its output goes to $work/GROUP.log.
 session() {
     local group=$1 script=$2 dir=${3:-$root}
-    mkdir -p "$work/home-$group" "$work/tmp-$group"
+    mkdir -p "$work/home-$group"
+    mkdir -p -m 755 "$work/tmp-$group"
     echo "== readme-snippets: $group"
     (cd "$dir" && HOME=$work/home-$group XDG_DATA_HOME=$work/home-$group/.local/share \
         TMPDIR=$work/tmp-$group bash -euo pipefail "$script") 2>&1 | tee "$work/$group.log"
