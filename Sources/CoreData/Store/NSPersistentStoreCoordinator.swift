@@ -76,7 +76,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         switch storeType {
         case NSSQLiteStoreType:
             guard let storeURL, storeURL.isFileURL || storeURL.scheme == nil else {
-                throw CoreDataError.make(NSPersistentStoreOpenError, "A SQLite store needs a file URL.")
+                throw CoreDataError.make(
+                    NSPersistentStoreOpenError,
+                    "A SQLite store needs a file URL, not \(storeURL?.absoluteString ?? "nil").")
             }
             if let existing = persistentStores.first(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
                 _ = existing
@@ -108,7 +110,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let index = persistentStores.firstIndex(where: { $0 === store }) else {
-            throw CoreDataError.make(NSPersistentStoreOperationError, "The store is not added to this coordinator.")
+            throw CoreDataError.make(
+                NSPersistentStoreOperationError,
+                "The store at \(store.url?.path ?? "(no URL)") is not added to this coordinator.")
         }
         persistentStores.remove(at: index)
         let id = ObjectIdentifier(store)
@@ -148,7 +152,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         guard storeType == NSSQLiteStoreType else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Only SQLite stores have metadata on disk (got \(storeType)).")
         }
-        return try SQLiteStoreBackend.readMetadata(at: url)
+        return try SQLiteStoreBackend.readMetadata(at: url, options: options)
     }
 
     open class func metadataForPersistentStore(
@@ -167,7 +171,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             try remove(store)
         }
         guard storeType == NSSQLiteStoreType else { return }
-        try SQLiteStoreBackend.destroyFiles(at: url)
+        try SQLiteStoreBackend.destroyFiles(at: url, busyTimeout: SQLiteStoreBackend.busyTimeout(options))
     }
 
     open func destroyPersistentStore(at url: URL, type: NSPersistentStore.StoreType, options: [AnyHashable: Any]? = nil) throws {
@@ -185,7 +189,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         guard storeType == NSSQLiteStoreType else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Only SQLite stores can be replaced (got \(storeType)).")
         }
-        try SQLiteStoreBackend.copyStore(from: sourceURL, to: destinationURL)
+        try SQLiteStoreBackend.copyStore(
+            from: sourceURL, to: destinationURL, busyTimeout: SQLiteStoreBackend.busyTimeout(destinationOptions))
     }
 
     open func replacePersistentStore(
