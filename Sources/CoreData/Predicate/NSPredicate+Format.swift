@@ -46,7 +46,7 @@ extension _PredicateFactory where Self: NSPredicate {
     ///
     /// ```swift
     /// do {
-    ///     request.predicate = try NSPredicate(validatingFormat: searchField.text)
+    ///     request.predicate = try NSPredicate(validatingFormat: typedByUser)
     /// } catch let error as NSError {
     ///     print(error.localizedDescription)  // Unable to parse the format string "…": …
     /// }
