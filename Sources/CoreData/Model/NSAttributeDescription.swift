@@ -11,45 +11,47 @@ import Foundation
 /// - ``defaultValue``
 /// - ``valueTransformerName``
 open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
-    /// The newer, struct spelling of the attribute type (`attribute.type = .string`).
+    /// The struct spelling of the attribute type (`attribute.type = .string`), whose raw
+    /// value is the ``NSAttributeType`` it stands for, as on Apple:
+    /// `NSAttributeDescription.AttributeType.string.rawValue == .stringAttributeType`, and
+    /// `.rawValue.rawValue` is Apple's number (700).
     public struct AttributeType: RawRepresentable, Hashable, Sendable {
-        public let rawValue: UInt
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-        init(_ type: NSAttributeType) { rawValue = type.rawValue }
-        /// No type: a transient attribute that holds any value, never stored.
-        public static let undefined = AttributeType(.undefinedAttributeType)
-        /// A 16-bit integer (`Int16`), stored as `INTEGER`.
-        public static let integer16 = AttributeType(.integer16AttributeType)
-        /// A 32-bit integer (`Int32`), stored as `INTEGER`.
-        public static let integer32 = AttributeType(.integer32AttributeType)
-        /// A 64-bit integer (`Int64`), stored as `INTEGER`.
-        public static let integer64 = AttributeType(.integer64AttributeType)
-        /// A decimal number (`Decimal`, `NSDecimalNumber`), stored as a real number.
-        public static let decimal = AttributeType(.decimalAttributeType)
-        /// A 64-bit floating-point number (`Double`), stored as `FLOAT`.
-        public static let double = AttributeType(.doubleAttributeType)
-        /// A 32-bit floating-point number (`Float`), stored as `FLOAT`.
-        public static let float = AttributeType(.floatAttributeType)
-        /// Text (`String`), stored as `VARCHAR`.
-        public static let string = AttributeType(.stringAttributeType)
-        /// A Boolean (`Bool`), stored as the integer 0 or 1.
-        public static let boolean = AttributeType(.booleanAttributeType)
-        /// A point in time (`Date`), stored as seconds since 1 January 2001.
-        public static let date = AttributeType(.dateAttributeType)
-        /// Bytes (`Data`), stored as a `BLOB`.
-        public static let binaryData = AttributeType(.binaryDataAttributeType)
-        /// A `UUID`, stored as 16 raw bytes.
-        public static let uuid = AttributeType(.UUIDAttributeType)
-        /// A `URL`, stored as its string.
-        public static let uri = AttributeType(.URIAttributeType)
-        /// Any value that a `ValueTransformer` (named by `valueTransformerName`) turns into bytes,
-        /// stored as a `BLOB`.
-        public static let transformable = AttributeType(.transformableAttributeType)
-        /// An `NSManagedObjectID`, for derived and transient attributes.
-        public static let objectID = AttributeType(.objectIDAttributeType)
-        /// A group of attributes stored as columns of one value (see
-        /// ``NSCompositeAttributeDescription``).
-        public static let composite = AttributeType(.compositeAttributeType)
+        /// The attribute type this value stands for.
+        public let rawValue: NSAttributeType
+        /// The struct spelling of `rawValue`.
+        public init(rawValue: NSAttributeType) { self.rawValue = rawValue }
+        /// `NSAttributeType.undefinedAttributeType` (0): transient attributes only.
+        public static let undefined = AttributeType(rawValue: .undefinedAttributeType)
+        /// `NSAttributeType.integer16AttributeType` (100).
+        public static let integer16 = AttributeType(rawValue: .integer16AttributeType)
+        /// `NSAttributeType.integer32AttributeType` (200).
+        public static let integer32 = AttributeType(rawValue: .integer32AttributeType)
+        /// `NSAttributeType.integer64AttributeType` (300).
+        public static let integer64 = AttributeType(rawValue: .integer64AttributeType)
+        /// `NSAttributeType.decimalAttributeType` (400).
+        public static let decimal = AttributeType(rawValue: .decimalAttributeType)
+        /// `NSAttributeType.doubleAttributeType` (500).
+        public static let double = AttributeType(rawValue: .doubleAttributeType)
+        /// `NSAttributeType.floatAttributeType` (600).
+        public static let float = AttributeType(rawValue: .floatAttributeType)
+        /// `NSAttributeType.stringAttributeType` (700).
+        public static let string = AttributeType(rawValue: .stringAttributeType)
+        /// `NSAttributeType.booleanAttributeType` (800).
+        public static let boolean = AttributeType(rawValue: .booleanAttributeType)
+        /// `NSAttributeType.dateAttributeType` (900).
+        public static let date = AttributeType(rawValue: .dateAttributeType)
+        /// `NSAttributeType.binaryDataAttributeType` (1000).
+        public static let binaryData = AttributeType(rawValue: .binaryDataAttributeType)
+        /// `NSAttributeType.UUIDAttributeType` (1100).
+        public static let uuid = AttributeType(rawValue: .UUIDAttributeType)
+        /// `NSAttributeType.URIAttributeType` (1200).
+        public static let uri = AttributeType(rawValue: .URIAttributeType)
+        /// `NSAttributeType.transformableAttributeType` (1800).
+        public static let transformable = AttributeType(rawValue: .transformableAttributeType)
+        /// `NSAttributeType.objectIDAttributeType` (2000).
+        public static let objectID = AttributeType(rawValue: .objectIDAttributeType)
+        /// `NSAttributeType.compositeAttributeType` (2100).
+        public static let composite = AttributeType(rawValue: .compositeAttributeType)
     }
 
     /// What the attribute holds and how the store keeps it (see ``NSAttributeType``).
@@ -59,8 +61,8 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
 
     /// Same as ``attributeType``, in the `AttributeType` spelling.
     open var type: AttributeType {
-        get { AttributeType(attributeType) }
-        set { attributeType = NSAttributeType(rawValue: newValue.rawValue) ?? .undefinedAttributeType }
+        get { AttributeType(rawValue: attributeType) }
+        set { attributeType = newValue.rawValue }
     }
 
     /// The value a newly inserted object starts with.

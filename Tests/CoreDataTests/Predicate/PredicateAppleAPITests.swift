@@ -1,16 +1,6 @@
 import CoreData
 import Testing
 
-/// Foundation on Linux declares `NSPredicate.predicateFormat` deprecated (its own predicates
-/// print no format), while CoreData's predicates override it with the real one. Reading it
-/// through this protocol keeps Apple's spelling without a deprecation warning, and compiles
-/// against Apple's framework as well.
-protocol PredicateFormatReading { var predicateFormat: String { get } }
-extension NSPredicate: PredicateFormatReading {}
-
-/// `predicate.predicateFormat`, read without Linux Foundation's deprecation warning.
-func predicateFormat(_ predicate: some PredicateFormatReading) -> String { predicate.predicateFormat }
-
 /// Apple's spellings only, with `import CoreData` alone: this file would compile against
 /// Apple's framework too (with `#selector` in place of `Selector(...)`).
 @Suite struct PredicateAppleAPITests {
@@ -67,7 +57,8 @@ func predicateFormat(_ predicate: some PredicateFormatReading) -> String { predi
         let compound = try #require(NSPredicate(format: "a == 1 AND b == 2") as? NSCompoundPredicate)
         #expect(compound.compoundPredicateType == .and)
         #expect(compound.subpredicates.count == 2)
-        #expect(predicateFormat(compound) == "a == 1 AND b == 2")
+        // `description` is `predicateFormat` without Foundation's Linux deprecation warning.
+        #expect(compound.description == "a == 1 AND b == 2")
     }
 
     @Test("NSPredicate(block:) evaluates, also inside a compound predicate")
@@ -82,7 +73,7 @@ func predicateFormat(_ predicate: some PredicateFormatReading) -> String { predi
     func substitution() {
         let template = NSPredicate(format: "age > $MIN AND SUBQUERY(kids, $MIN, $MIN > 1).@count == 0")
         let bound = template.withSubstitutionVariables(["MIN": 30])
-        #expect(predicateFormat(bound) == "age > 30 AND SUBQUERY(kids, $MIN, $MIN > 1).@count == 0")
+        #expect(bound.description == "age > 30 AND SUBQUERY(kids, $MIN, $MIN > 1).@count == 0")
         #expect(bound.evaluate(with: ["age": 34, "kids": [Int]()]))
         #expect(NSPredicate(format: "age > $MIN").evaluate(with: ["age": 34], substitutionVariables: ["MIN": 30]))
     }
