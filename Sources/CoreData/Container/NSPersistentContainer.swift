@@ -107,32 +107,32 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// if that store could not be added.
     open func loadPersistentStores(completionHandler block: @escaping (NSPersistentStoreDescription, Error?) -> Void) {
         for description in persistentStoreDescriptions {
-            if description.shouldAddStoreAsynchronously {
-                let box = UncheckedSendableBox((self, description, block))
+            if let failure = preparationError(for: description) {
+                guard description.shouldAddStoreAsynchronously else {
+                    block(description, failure)
+                    continue
+                }
+                let box = UncheckedSendableBox((description, failure, block))
                 DispatchQueue.global().async {
                     // Not `let (a, b, c) = box.value`: in -O builds Swift 6.3.1's
                     // CopyPropagation pass crashes on that destructuring.
                     let value = box.value
-                    value.2(value.1, value.0.load(value.1))
+                    value.2(value.0, value.1)
                 }
-            } else {
-                block(description, load(description))
+                continue
             }
+            persistentStoreCoordinator.addPersistentStore(with: description, completionHandler: block)
         }
     }
 
-    private func load(_ description: NSPersistentStoreDescription) -> Error? {
+    /// Why a description cannot be loaded before the coordinator sees it: no model was
+    /// found, or a SQLite store's folder cannot be created.
+    private func preparationError(for description: NSPersistentStoreDescription) -> Error? {
         if let modelError = managedObjectModel.locatorError { return modelError }
+        guard description.type == NSSQLiteStoreType, let url = description.url, url.isFileURL,
+              url.standardizedFileURL.path != "/dev/null" else { return nil }
         do {
-            var options: [AnyHashable: Any] = [:]
-            for (key, value) in description.options { options[key] = value }
-            if description.type == NSSQLiteStoreType, let url = description.url {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
-                                                        withIntermediateDirectories: true)
-            }
-            try persistentStoreCoordinator.addPersistentStore(
-                ofType: description.type, configurationName: description.configuration,
-                at: description.url, options: options)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             return nil
         } catch {
             return error

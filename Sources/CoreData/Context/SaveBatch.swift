@@ -78,24 +78,13 @@ final class SaveBatch {
         }
     }
 
-    /// Whether a to-many is stored as join-table links from this side: many-to-many
-    /// (reported by one canonical side) or a to-many without inverse.
-    static func ownsLinks(_ relationship: NSRelationshipDescription) -> Bool {
-        guard relationship.isToMany else { return false }
-        guard let inverse = relationship.inverseRelationship else { return true }
-        guard inverse.isToMany else { return false }
-        let mine = (relationship.entity.runtime.entityID, relationship.name)
-        let theirs = (inverse.entity.runtime.entityID, inverse.name)
-        return mine <= theirs
-    }
-
     private func addLinks(of object: NSManagedObject, store: NSPersistentStore) {
         guard let source = key(of: object) else { return }
         for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties
         where relationship.isToMany && !relationship.isTransient {
             guard object.storage.isDirty(at: relationship.slot) else { continue }
             let current = object.toManyMembers(slot: relationship.slot, relationship: relationship)
-            if Self.ownsLinks(relationship) {
+            if StoreChanges.ownsLinks(relationship) {
                 let committed = object.committedToMany[relationship.slot] ?? []
                 let currentIDs = Set(current.map(ObjectIdentifier.init))
                 let committedIDs = Set(committed.map(ObjectIdentifier.init))
@@ -122,7 +111,7 @@ final class SaveBatch {
     private func removeAllLinks(of object: NSManagedObject, store: NSPersistentStore) {
         guard let source = key(of: object) else { return }
         for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties
-        where Self.ownsLinks(relationship) && !relationship.isTransient {
+        where StoreChanges.ownsLinks(relationship) && !relationship.isTransient {
             let members = object.committedToMany[relationship.slot]
                 ?? object.toManyMembers(slot: relationship.slot, relationship: relationship)
             withChanges(store) { changes in

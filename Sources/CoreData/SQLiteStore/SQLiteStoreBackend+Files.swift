@@ -19,6 +19,32 @@ extension SQLiteStoreBackend {
         }
     }
 
+    /// Whether a store URL names no file but an in-memory SQLite database: `/dev/null`, the
+    /// idiom Apple documents for stores that tests throw away.
+    static func isInMemoryPath(_ url: URL) -> Bool {
+        url.isFileURL && url.standardizedFileURL.path == "/dev/null"
+    }
+
+    /// Replaces the metadata of the SQLite store at `url` without adding it. Its type, and
+    /// its UUID and model version hashes unless `metadata` names others, stay; the rest is
+    /// `metadata`.
+    static func writeMetadata(_ metadata: [String: Any], at url: URL) throws {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CoreDataError.store(
+                CocoaError.Code.fileReadNoSuchFile.rawValue, "There is no store at \(url.path).", url: url)
+        }
+        do {
+            let connection = try SQLiteConnection(path: url.path, create: false, busyTimeout: 1)
+            let stored = try SQLiteMetadata.read(from: connection)
+            let merged = SQLiteMetadata.keepingStoreKeys(metadata, from: stored)
+            try connection.transaction { try SQLiteMetadata.write(merged, to: connection) }
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain && !(error is SQLiteError) {
+            throw error
+        } catch {
+            throw openError(error, url: url)
+        }
+    }
+
     /// Deletes a store's database, `-wal`, `-shm` and `-journal` files.
     ///
     /// When the database is a SQLite file it is first emptied through the backup API

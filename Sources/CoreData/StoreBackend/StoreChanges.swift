@@ -32,4 +32,15 @@ struct StoreChanges {
     var linksRemoved: [Link] = []
     /// Full order of ordered to-many relationships whose order changed.
     var orderings: [(relationship: NSRelationshipDescription, source: StoreKey, destinations: [StoreKey])] = []
+
+    /// Whether a to-many is stored as join-table links from this side: many-to-many
+    /// (reported by one canonical side) or a to-many without inverse.
+    static func ownsLinks(_ relationship: NSRelationshipDescription) -> Bool {
+        guard relationship.isToMany else { return false }
+        guard let inverse = relationship.inverseRelationship else { return true }
+        guard inverse.isToMany else { return false }
+        let mine = (relationship.entity.runtime.entityID, relationship.name)
+        let theirs = (inverse.entity.runtime.entityID, inverse.name)
+        return mine <= theirs
+    }
 }
