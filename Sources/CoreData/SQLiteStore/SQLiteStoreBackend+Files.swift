@@ -25,6 +25,57 @@ extension SQLiteStoreBackend {
         url.isFileURL && url.standardizedFileURL.path == "/dev/null"
     }
 
+    /// Empties a store in place, as Apple's `destroyPersistentStore` does: the database
+    /// file stays, holding no tables. The empty database is copied over it through the
+    /// backup API, which takes SQLite's locks, so a connection that still has the store open
+    /// sees an empty database instead of a deleted file; the WAL is then checkpointed and
+    /// truncated, and a leftover `-journal` removed. A file that is not a SQLite database
+    /// is truncated to zero bytes (an empty database too).
+    static func emptyStore(at url: URL) throws {
+        let path = url.path
+        let fileManager = FileManager.default
+        guard fileManager.fileExists(atPath: path) else { return }
+        var emptied = false
+        if let target = try? SQLiteConnection(path: path, create: false, busyTimeout: 1),
+           let pageSize = try? target.scalarString("PRAGMA page_size"),
+           let empty = try? SQLiteConnection(path: ":memory:") {
+            try? empty.execute("PRAGMA page_size = \(Int(pageSize) ?? 4096)")
+            if (try? target.restore(from: empty)) != nil {
+                emptied = true
+                _ = try? target.scalarString("PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        }
+        if !emptied {
+            guard Foundation.truncate(path, 0) == 0 else {
+                throw CoreDataError.store(
+                    NSPersistentStoreOperationError, "The store file \(path) cannot be emptied.", url: url)
+            }
+            for companion in [path + "-wal", path + "-shm"] where fileManager.fileExists(atPath: companion) {
+                _ = Foundation.truncate(companion, 0)
+            }
+        }
+        let journal = path + "-journal"
+        if fileManager.fileExists(atPath: journal) { try? fileManager.removeItem(atPath: journal) }
+    }
+
+    /// Deletes a store's database, `-wal`, `-shm` and `-journal` files (after emptying the
+    /// database, so that a connection still open sees an empty one): for
+    /// `replacePersistentStore` over something that is not a database.
+    static func destroyFiles(at url: URL) throws {
+        let path = url.path
+        let fileManager = FileManager.default
+        try? emptyStore(at: url)
+        for companion in companionPaths(of: path) where fileManager.fileExists(atPath: companion) {
+            do {
+                try fileManager.removeItem(atPath: companion)
+            } catch {
+                throw CoreDataError.store(
+                    NSPersistentStoreOperationError, "The store file \(companion) cannot be deleted.",
+                    url: url, underlying: error)
+            }
+        }
+    }
+
     /// Replaces the metadata of the SQLite store at `url` without adding it. Its type, and
     /// its UUID and model version hashes unless `metadata` names others, stay; the rest is
     /// `metadata`.
@@ -42,33 +93,6 @@ extension SQLiteStoreBackend {
             throw error
         } catch {
             throw openError(error, url: url)
-        }
-    }
-
-    /// Deletes a store's database, `-wal`, `-shm` and `-journal` files.
-    ///
-    /// When the database is a SQLite file it is first emptied through the backup API
-    /// (copying an empty database over it), which takes SQLite's locks: a connection that
-    /// still has the store open then sees an empty database instead of a deleted file.
-    static func destroyFiles(at url: URL) throws {
-        let path = url.path
-        let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: path) {
-            if let target = try? SQLiteConnection(path: path, create: false, busyTimeout: 1),
-               let pageSize = try? target.scalarString("PRAGMA page_size"),
-               let empty = try? SQLiteConnection(path: ":memory:") {
-                try? empty.execute("PRAGMA page_size = \(Int(pageSize) ?? 4096)")
-                try? target.restore(from: empty)
-            }
-        }
-        for companion in companionPaths(of: path) where fileManager.fileExists(atPath: companion) {
-            do {
-                try fileManager.removeItem(atPath: companion)
-            } catch {
-                throw CoreDataError.store(
-                    NSPersistentStoreOperationError, "The store file \(companion) cannot be deleted.",
-                    url: url, underlying: error)
-            }
         }
     }
 

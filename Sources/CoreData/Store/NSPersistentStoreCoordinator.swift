@@ -125,7 +125,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             guard let storeURL, storeURL.isFileURL || storeURL.scheme == nil else {
                 throw CoreDataError.make(NSPersistentStoreOpenError, "A SQLite store needs a file URL.")
             }
-            if persistentStores.contains(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
+            if !SQLiteStoreBackend.isInMemoryPath(storeURL),
+               persistentStores.contains(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
                 throw CoreDataError.store(NSPersistentStoreOpenError, "The store at \(storeURL.path) is already added to this coordinator.", url: storeURL)
             }
             return NSPersistentStore(backend: SQLiteStoreBackend(url: storeURL, options: options ?? [:]),
@@ -353,16 +354,45 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     // MARK: - Destroying and replacing
 
-    /// Deletes a store's files (the database, its `-wal` and `-shm`), removing the store
-    /// from this coordinator first when it was added.
+    /// Destroys the store at `url`, removing it from this coordinator first when it was
+    /// added. As Apple's, a SQLite store is emptied in place, under SQLite's locks, rather
+    /// than unlinked (a connection another coordinator or process still has open then
+    /// sees an empty database, never a vanished file): the database file stays, holding no
+    /// tables, and adding a store there makes a new, empty one. A registered store type's
+    /// file is deleted.
+    ///
+    /// ```swift
+    /// try coordinator.destroyPersistentStore(at: storeURL, ofType: NSSQLiteStoreType, options: nil)
+    /// try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: storeURL)
+    /// ```
+    ///
+    /// - Throws: `NSPersistentStoreInvalidTypeError` for an unknown type,
+    ///   `NSPersistentStoreOperationError` when the files cannot be emptied.
     open func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         lock.lock()
         defer { lock.unlock() }
-        if let store = persistentStores.first(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
+        guard let kind = StoreTypeRegistry.kind(of: storeType) else {
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType).")
+        }
+        if !SQLiteStoreBackend.isInMemoryPath(url),
+           let store = persistentStores.first(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
             try remove(store)
         }
-        guard storeType == NSSQLiteStoreType else { return }
-        try SQLiteStoreBackend.destroyFiles(at: url)
+        switch kind {
+        case .sqlite:
+            guard !SQLiteStoreBackend.isInMemoryPath(url) else { return }
+            try SQLiteStoreBackend.emptyStore(at: url)
+        case .inMemory:
+            return
+        case .registered:
+            guard url.isFileURL, FileManager.default.fileExists(atPath: url.path) else { return }
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw CoreDataError.store(NSPersistentStoreOperationError,
+                    "The store file \(url.path) cannot be deleted.", url: url, underlying: error)
+            }
+        }
     }
 
     /// The `StoreType` spelling of ``destroyPersistentStore(at:ofType:options:)``.
