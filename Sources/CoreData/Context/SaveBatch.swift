@@ -25,7 +25,8 @@ final class SaveBatch {
     }
 
     private func assignKeys() throws {
-        for (object, objectID) in try context.allocatePermanentIDs(for: inserts) {
+        let assigned = try coordinator.serving(context) { try context.allocatePermanentIDs(for: inserts) }
+        for (object, objectID) in assigned {
             newIDs[ObjectIdentifier(object)] = objectID
         }
     }
@@ -53,7 +54,8 @@ final class SaveBatch {
             rows[ObjectIdentifier(object)] = row
             let slots = object.entity.runtime.storedSlots
             withChanges(store) {
-                $0.inserts.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: 0))
+                $0.inserts.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: 0,
+                                        object: object))
             }
             addLinks(of: object, store: store)
         }
@@ -65,14 +67,16 @@ final class SaveBatch {
             let slots = object.entity.runtime.slotProperties
                 .filter { EntityRuntime.isStored($0) && object.differsFromCommitted($0) }.map(\.slot)
             withChanges(store) {
-                $0.updates.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: version))
+                $0.updates.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: version,
+                                        object: object))
             }
             addLinks(of: object, store: store)
         }
         for object in deletes {
             guard let store = object.objectID.persistentStore, let pk = object.objectID.primaryKey else { continue }
             withChanges(store) {
-                $0.deletes.append(.init(entity: object.entity, pk: pk, expectedVersion: object.committedRow?.version ?? 0))
+                $0.deletes.append(.init(entity: object.entity, pk: pk, expectedVersion: object.committedRow?.version ?? 0,
+                                        object: object))
             }
             removeAllLinks(of: object, store: store)
         }
@@ -135,8 +139,9 @@ final class SaveBatch {
     /// Sends each store its change set. A conflict becomes `NSManagedObjectMergeError`.
     func write() throws {
         for (store, storeChanges) in changes.values {
+            if store.backend.readsObjectsOnSave { givePermanentIDs(inStore: store) }
             do {
-                try coordinator.apply(storeChanges, to: store)
+                try coordinator.serving(context) { try coordinator.apply(storeChanges, to: store) }
             } catch let conflict as StoreConflict {
                 let object = (updates + deletes).first {
                     $0.objectID.primaryKey == conflict.pk && $0.entity.runtime.root === conflict.entity.runtime.root
@@ -151,6 +156,18 @@ final class SaveBatch {
                     "Could not merge changes: the object \(conflict.entity.name ?? "?") p\(conflict.pk) changed in the store since it was read (version \(conflict.expectedVersion) → \(conflict.storedVersion.map(String.init) ?? "deleted")).",
                     userInfo: [NSPersistentStoreSaveConflictsErrorKey: conflicts])
             }
+        }
+    }
+
+    /// Gives the inserted objects bound for `store` their permanent IDs before the store
+    /// sees them: a custom store reads `objectID` from the objects of a save (Apple assigns
+    /// them before `execute(_:with:)` with the save request). They keep them if the save
+    /// then fails, as on Apple.
+    private func givePermanentIDs(inStore store: NSPersistentStore) {
+        for object in inserts {
+            guard let objectID = newIDs[ObjectIdentifier(object)], objectID.persistentStore === store else { continue }
+            context.reassign(object, to: objectID)
+            newIDs.removeValue(forKey: ObjectIdentifier(object))
         }
     }
 

@@ -43,6 +43,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     open var name: String?
 
     let lock = NSRecursiveLock()
+    /// The context on whose behalf the coordinator is calling its stores (see
+    /// ``serving(_:_:)``); guarded by `lock`.
+    private(set) var requestingContext: AnyObject?
     /// Rows read from the stores, shared by every context of this coordinator.
     private var rowCache: [RowCacheKey: StoreRow] = [:]
 
@@ -488,6 +491,17 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         return try result.value.get()
     }
 
+    /// Runs `body` (coordinator calls made for `context`) with `context` as the requesting
+    /// context that custom stores receive (`NSIncrementalStore.execute(_:with:)`).
+    func serving<T>(_ context: AnyObject, _ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let previous = requestingContext
+        requestingContext = context
+        defer { requestingContext = previous }
+        return try body()
+    }
+
     // MARK: - Internal: routing, rows and saving
 
     /// The store that holds objects of `entity`: the first whose configuration has it.
@@ -580,6 +594,13 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             return rows.map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
         }
         return try store.backend.relatedKeys(relationship: relationship, pk: pk)
+    }
+
+    /// Keys a store chooses for new objects itself (``StoreBackend/obtainKeys(for:)``).
+    func obtainKeys(for objects: [AnyObject], in store: NSPersistentStore) throws -> [StoreKey]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try store.backend.obtainKeys(for: objects)
     }
 
     func allocateKeys(entity: NSEntityDescription, count: Int, in store: NSPersistentStore) throws -> Int64 {

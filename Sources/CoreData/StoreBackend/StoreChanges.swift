@@ -13,11 +13,16 @@ struct StoreChanges {
         let changedSlots: [Int32]
         /// For an update: the version the context read, checked against `Z_OPT`.
         let expectedVersion: Int64
+        /// The saving context's managed object, for stores that read values from objects
+        /// (`NSIncrementalStore`, `NSAtomicStore`); nil when the rows come from elsewhere.
+        var object: AnyObject? = nil
     }
     struct Delete {
         let entity: NSEntityDescription
         let pk: Int64
         let expectedVersion: Int64
+        /// The deleted managed object (see ``Write/object``).
+        var object: AnyObject? = nil
     }
     /// A many-to-many (or unidirectional to-many) link, as join-table rows.
     struct Link: Hashable {

@@ -4,7 +4,7 @@ import CoreData
 import CoreDataTestSupport
 
 /// The coordinator members Apple code calls: store URLs, migrating a store, adding from a
-/// description, object IDs from URI strings, metadata without adding.
+/// description, executing requests, object IDs from URI strings, metadata without adding.
 @Suite struct PersistentStoreCoordinatorAPITests {
     let folder: TemporaryDirectory
     init() throws { folder = try TemporaryDirectory() }
@@ -130,6 +130,27 @@ import CoreDataTestSupport
         var failure: NSError?
         coordinator.addPersistentStore(with: broken) { failure = $1 as NSError? }
         #expect(failure?.code == NSPersistentStoreInvalidTypeError)
+    }
+
+    @Test("execute(_:with:) runs fetch requests of every result type for a context, and saves")
+    func execute() throws {
+        let (coordinator, _, context) = try filledStack()
+        let items = try coordinator.execute(NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem"), with: context) as? [NSManagedObject]
+        #expect(items?.count == 2)
+        #expect(items?.allSatisfy { $0.managedObjectContext === context } == true)
+        let ids = NSFetchRequest<NSManagedObjectID>(entityName: "ShoppingItem")
+        ids.resultType = .managedObjectIDResultType
+        #expect((try coordinator.execute(ids, with: context) as? [NSManagedObjectID])?.count == 2)
+        let count = NSFetchRequest<NSNumber>(entityName: "Tag")
+        count.resultType = .countResultType
+        #expect((try coordinator.execute(count, with: context) as? [NSNumber])?.first?.intValue == 2)
+
+        let item = NSEntityDescription.insertNewObject(forEntityName: "ShoppingItem", into: context)
+        item.setValue("Eggs", forKey: "name")
+        let save = NSSaveChangesRequest(inserted: context.insertedObjects, updated: nil, deleted: nil, locked: nil)
+        #expect((try coordinator.execute(save, with: context) as? [Any])?.isEmpty == true)
+        #expect(!context.hasChanges)
+        #expect(!item.objectID.isTemporaryID)
     }
 
     @Test("managedObjectID(for:) reads a URI string; nonsense gives nil")
