@@ -73,6 +73,12 @@ let package = Package(
             name: "CoreDataTests",
             dependencies: ["CoreData", "CoreDataTestSupport"]
         ),
+        // The command-line programs (`coredata-cli`, `coredata-demo`), run as built, as
+        // subprocesses.
+        .testTarget(
+            name: "CoreDataCLITests",
+            dependencies: ["CoreData", "CoreDataTestSupport"]
+        ),
         // The C API called from Swift (status table, hostile input, text forms); the C harness
         // of every function (Tests/CAPIHarness) runs under sanitizers in .ci/capi.sh.
         .testTarget(

@@ -81,7 +81,7 @@ extern "C" {
 /**
  * Status codes. 0 is success; 1-255 are the API's own codes; 256 and above are the codes
  * of `NSError`s in `NSCocoaErrorDomain`: Foundation's file codes (256-642), key-value
- * coding and formatting (1024, 2048, 3072) and Core Data's codes (1550-134200), the same
+ * coding and formatting (1024, 2048, 3072) and Core Data's codes (1550-134506), the same
  * numbers the Swift API throws. Every status a call returns is listed here: an
  * `NSCocoaErrorDomain` error whose code is not listed returns #CD_ERROR, with the code in
  * the message. cd_status_string() has a text of its own for each.
@@ -160,7 +160,11 @@ typedef enum cd_status {
     CD_ENTITY_MIGRATION_POLICY = 134170,     /**< NSEntityMigrationPolicyError. */
     CD_SQLITE = 134180,                      /**< NSSQLiteError. */
     CD_INFERRED_MAPPING_MODEL = 134190,      /**< NSInferredMappingModelError. */
-    CD_EXTERNAL_RECORD_IMPORT = 134200       /**< NSExternalRecordImportError. */
+    CD_EXTERNAL_RECORD_IMPORT = 134200,      /**< NSExternalRecordImportError. */
+    CD_PERSISTENT_HISTORY_TOKEN_EXPIRED = 134301, /**< NSPersistentHistoryTokenExpiredError. */
+    CD_MODEL_REFERENCE_NOT_FOUND = 134504,   /**< NSManagedObjectModelReferenceNotFoundError. */
+    CD_STAGED_MIGRATION_FRAMEWORK_VERSION_MISMATCH = 134505, /**< NSStagedMigrationFrameworkVersionMismatchError. */
+    CD_STAGED_MIGRATION_BACKWARD_MIGRATION = 134506 /**< NSStagedMigrationBackwardMigrationError. */
 } cd_status;
 
 /** @} */

@@ -89,6 +89,11 @@ let statusTexts: [Int32: StaticString] = [
     134180: "SQLite error",
     134190: "no mapping model could be inferred",
     134200: "external record import failed",
+    // Persistent history and staged migration.
+    134301: "the persistent history token has expired",
+    134504: "a model reference of the migration was not found",
+    134505: "the store does not support a staged migration",
+    134506: "a staged migration would migrate backward",
 ]
 
 @c @implementation public func cd_status_string(_ status: Int32) -> UnsafePointer<CChar>? {

@@ -216,3 +216,11 @@ struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+extension BenchError {
+    /// An error in one line: an `NSError`'s `localizedDescription` (its `description`
+    /// would dump the whole userInfo), else the error's own description.
+    static func describe(_ error: Error) -> String {
+        type(of: error) is NSError.Type ? (error as NSError).localizedDescription : "\(error)"
+    }
+}

@@ -19,7 +19,7 @@ if arguments.first == "--memory-probe", arguments.count >= 3 {
         try MemoryProbe.probe(side: arguments[1], path: arguments[2], model: BenchModel.make())
         exit(0)
     } catch {
-        FileHandle.standardError.write(Data("memory probe: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("memory probe: \(BenchError.describe(error))\n".utf8))
         exit(1)
     }
 }
@@ -149,7 +149,7 @@ do {
         try run(bench.delete(oursTemplate: oursTemplate, rawTemplate: rawTemplate))
     }
 } catch {
-    failures.append("error: \(error)")
+    failures.append("error: \(BenchError.describe(error))")
 }
 if options.directory == nil { try? FileManager.default.removeItem(at: directory) }
 

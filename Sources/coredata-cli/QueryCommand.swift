@@ -1,9 +1,8 @@
 import Foundation
-@_spi(Tools) import CoreData
 
 /// `coredata query <store> --model <bundle> --entity <name> …`: lists the objects of one
-/// entity of a SQLite store (a copy of it) as a table or JSON. The work is done by
-/// `StoreQuery` in the library, so that tests run it without a process.
+/// entity of a SQLite store, opened read-only without writing anything, as a table or
+/// JSON. The work is done by ``StoreQuery``.
 enum QueryCommand: Subcommand {
     static let name = "query"
     static let summary = "list an entity's objects in a store, filtered and sorted"

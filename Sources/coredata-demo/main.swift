@@ -2,14 +2,78 @@ import CoreData
 
 // The shopping list from Apple's "Setting up a Core Data stack", as a command-line
 // program. Items persist in DataModel.sqlite under NSPersistentContainer's default
-// directory ($XDG_DATA_HOME/coredata-demo, usually ~/.local/share/coredata-demo).
+// directory: $XDG_DATA_HOME/coredata-demo, else $HOME/.local/share/coredata-demo.
 //
 //   coredata-demo                 add a few items, list, delete one, save
-//   coredata-demo add NAME [QTY]  add an item
+//   coredata-demo add NAME [QTY]  add an item (QTY: a whole number, 1 or more; default 1)
 //   coredata-demo list            list the items
 //   coredata-demo buy NAME        mark an item purchased
 //   coredata-demo delete NAME     delete an item
 //   coredata-demo clear           delete every item
+//   coredata-demo help            print this usage
+//
+// The arguments are checked before the store is opened: a wrong command changes nothing.
+
+/// What the command line asks for.
+enum Command {
+    case tour
+    case add(name: String, quantity: Int64)
+    case list
+    case buy(name: String)
+    case delete(name: String)
+    case clear
+    case help
+
+    static let usage = "usage: coredata-demo [add NAME [QTY] | list | buy NAME | delete NAME | clear | help]"
+
+    /// The command, or why the arguments are wrong.
+    static func parse(_ arguments: [String]) -> Result<Command, UsageError> {
+        guard let first = arguments.first else { return .success(.tour) }
+        let rest = Array(arguments.dropFirst())
+        func one(_ make: (String) -> Command) -> Result<Command, UsageError> {
+            rest.count == 1 ? .success(make(rest[0])) : .failure(UsageError("\(first) takes one NAME"))
+        }
+        switch first {
+        case "add":
+            guard rest.count == 1 || rest.count == 2 else { return .failure(UsageError("add takes NAME and an optional QTY")) }
+            guard rest.count == 2 else { return .success(.add(name: rest[0], quantity: 1)) }
+            guard let quantity = Int64(rest[1]), quantity >= 1 else {
+                return .failure(UsageError("QTY must be a whole number, 1 or more, not '\(rest[1])'"))
+            }
+            return .success(.add(name: rest[0], quantity: quantity))
+        case "list", "clear":
+            guard rest.isEmpty else { return .failure(UsageError("\(first) takes no arguments")) }
+            return .success(first == "list" ? .list : .clear)
+        case "buy": return one { .buy(name: $0) }
+        case "delete": return one { .delete(name: $0) }
+        case "help", "-h", "--help": return .success(.help)
+        default: return .failure(UsageError("unknown subcommand '\(first)'"))
+        }
+    }
+}
+
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+let command: Command
+switch Command.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(let parsed):
+    command = parsed
+case .failure(let error):
+    printError("coredata-demo: \(error.message)\n\(Command.usage)")
+    exit(2)
+}
+if case .help = command {
+    print(Command.usage)
+    exit(0)
+}
 
 ShoppingItem.registerSubclass()
 let stack = CoreDataStack.shared
@@ -47,9 +111,8 @@ func list() {
     }
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case nil:
+switch command {
+case .tour:
     print("Store: \(stack.persistentContainer.persistentStoreCoordinator.persistentStores.first?.url?.path ?? "?")")
     add("Milk", quantity: 2)
     add("Bread")
@@ -61,24 +124,23 @@ case nil:
     }
     list()
     print("Run coredata-demo list to see what persisted.")
-case "add" where arguments.count >= 2:
-    add(arguments[1], quantity: arguments.count > 2 ? Int64(arguments[2]) ?? 1 : 1)
-case "list":
+case .add(let name, let quantity):
+    add(name, quantity: quantity)
+case .list:
     list()
-case "buy" where arguments.count == 2:
-    guard let item = item(named: arguments[1]) else { print("No item named \(arguments[1])."); exit(1) }
+case .buy(let name):
+    guard let item = item(named: name) else { printError("coredata-demo: no item named \(name)."); exit(1) }
     item.purchased = true
     stack.save()
-    print("Bought \(arguments[1]).")
-case "delete" where arguments.count == 2:
-    guard let item = item(named: arguments[1]) else { print("No item named \(arguments[1])."); exit(1) }
+    print("Bought \(name).")
+case .delete(let name):
+    guard let item = item(named: name) else { printError("coredata-demo: no item named \(name)."); exit(1) }
     stack.delete(item: item)
-    print("Deleted \(arguments[1]).")
-case "clear":
+    print("Deleted \(name).")
+case .clear:
     for item in items() { context.delete(item) }
     stack.save()
     print("Cleared the list.")
-default:
-    print("usage: coredata-demo [add NAME [QTY] | list | buy NAME | delete NAME | clear]")
-    exit(2)
+case .help:
+    print(Command.usage)
 }

@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let container = NSPersistentContainer(name: "DataModel")
 /// container.loadPersistentStores { _, error in
-///     if let error { fatalError("Failed to load persistent stores: \(error)") }
+///     if let error { fatalError("Failed to load persistent stores: \(error.localizedDescription)") }
 /// }
 /// let context = container.viewContext
 /// ```
@@ -86,18 +86,22 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// Where stores go by default: `$XDG_DATA_HOME/<program>` (usually
-    /// `~/.local/share/<program>`), created when the first store loads.
+    /// Where stores go by default: `$XDG_DATA_HOME/<program>`, else
+    /// `$HOME/.local/share/<program>` (the XDG base directory rules), created when the
+    /// first store loads. Without `$HOME`, the home folder of the user's account is used.
     ///
     /// - Note: Apple parity: Apple uses the app's Application Support folder.
     open class func defaultDirectoryURL() -> URL {
         let environment = ProcessInfo.processInfo.environment
         let base: URL
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+        // XDG: a relative $XDG_DATA_HOME is invalid and ignored. Foundation's
+        // homeDirectoryForCurrentUser reads the account database, not $HOME.
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
         } else {
-            base = FileManager.default.homeDirectoryForCurrentUser
-                .appendingPathComponent(".local/share", isDirectory: true)
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? FileManager.default.homeDirectoryForCurrentUser
+            base = home.appendingPathComponent(".local/share", isDirectory: true)
         }
         let program = ProcessInfo.processInfo.processName
         return base.appendingPathComponent(program.isEmpty ? "CoreData" : program, isDirectory: true)
@@ -126,17 +130,10 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     }
 
     /// Why a description cannot be loaded before the coordinator sees it: no model was
-    /// found, or a SQLite store's folder cannot be created.
+    /// found. (The SQLite store creates its folder itself, unless read-only, when nothing may
+    /// be written, and names that folder if it cannot.)
     private func preparationError(for description: NSPersistentStoreDescription) -> Error? {
-        if let modelError = managedObjectModel.locatorError { return modelError }
-        guard description.type == NSSQLiteStoreType, let url = description.url, url.isFileURL,
-              url.standardizedFileURL.path != "/dev/null" else { return nil }
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            return nil
-        } catch {
-            return error
-        }
+        managedObjectModel.locatorError
     }
 
     /// A new private-queue context on the container's coordinator.

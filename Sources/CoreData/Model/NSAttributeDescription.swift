@@ -11,27 +11,47 @@ import Foundation
 /// - ``defaultValue``
 /// - ``valueTransformerName``
 open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
-    /// The newer, struct spelling of the attribute type (`attribute.type = .string`).
+    /// The struct spelling of the attribute type (`attribute.type = .string`), whose raw
+    /// value is the ``NSAttributeType`` it stands for, as on Apple:
+    /// `NSAttributeDescription.AttributeType.string.rawValue == .stringAttributeType`, and
+    /// `.rawValue.rawValue` is Apple's number (700).
     public struct AttributeType: RawRepresentable, Hashable, Sendable {
-        public let rawValue: UInt
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-        init(_ type: NSAttributeType) { rawValue = type.rawValue }
-        public static let undefined = AttributeType(.undefinedAttributeType)
-        public static let integer16 = AttributeType(.integer16AttributeType)
-        public static let integer32 = AttributeType(.integer32AttributeType)
-        public static let integer64 = AttributeType(.integer64AttributeType)
-        public static let decimal = AttributeType(.decimalAttributeType)
-        public static let double = AttributeType(.doubleAttributeType)
-        public static let float = AttributeType(.floatAttributeType)
-        public static let string = AttributeType(.stringAttributeType)
-        public static let boolean = AttributeType(.booleanAttributeType)
-        public static let date = AttributeType(.dateAttributeType)
-        public static let binaryData = AttributeType(.binaryDataAttributeType)
-        public static let uuid = AttributeType(.UUIDAttributeType)
-        public static let uri = AttributeType(.URIAttributeType)
-        public static let transformable = AttributeType(.transformableAttributeType)
-        public static let objectID = AttributeType(.objectIDAttributeType)
-        public static let composite = AttributeType(.compositeAttributeType)
+        /// The attribute type this value stands for.
+        public let rawValue: NSAttributeType
+        /// The struct spelling of `rawValue`.
+        public init(rawValue: NSAttributeType) { self.rawValue = rawValue }
+        /// `NSAttributeType.undefinedAttributeType` (0): transient attributes only.
+        public static let undefined = AttributeType(rawValue: .undefinedAttributeType)
+        /// `NSAttributeType.integer16AttributeType` (100).
+        public static let integer16 = AttributeType(rawValue: .integer16AttributeType)
+        /// `NSAttributeType.integer32AttributeType` (200).
+        public static let integer32 = AttributeType(rawValue: .integer32AttributeType)
+        /// `NSAttributeType.integer64AttributeType` (300).
+        public static let integer64 = AttributeType(rawValue: .integer64AttributeType)
+        /// `NSAttributeType.decimalAttributeType` (400).
+        public static let decimal = AttributeType(rawValue: .decimalAttributeType)
+        /// `NSAttributeType.doubleAttributeType` (500).
+        public static let double = AttributeType(rawValue: .doubleAttributeType)
+        /// `NSAttributeType.floatAttributeType` (600).
+        public static let float = AttributeType(rawValue: .floatAttributeType)
+        /// `NSAttributeType.stringAttributeType` (700).
+        public static let string = AttributeType(rawValue: .stringAttributeType)
+        /// `NSAttributeType.booleanAttributeType` (800).
+        public static let boolean = AttributeType(rawValue: .booleanAttributeType)
+        /// `NSAttributeType.dateAttributeType` (900).
+        public static let date = AttributeType(rawValue: .dateAttributeType)
+        /// `NSAttributeType.binaryDataAttributeType` (1000).
+        public static let binaryData = AttributeType(rawValue: .binaryDataAttributeType)
+        /// `NSAttributeType.UUIDAttributeType` (1100).
+        public static let uuid = AttributeType(rawValue: .UUIDAttributeType)
+        /// `NSAttributeType.URIAttributeType` (1200).
+        public static let uri = AttributeType(rawValue: .URIAttributeType)
+        /// `NSAttributeType.transformableAttributeType` (1800).
+        public static let transformable = AttributeType(rawValue: .transformableAttributeType)
+        /// `NSAttributeType.objectIDAttributeType` (2000).
+        public static let objectID = AttributeType(rawValue: .objectIDAttributeType)
+        /// `NSAttributeType.compositeAttributeType` (2100).
+        public static let composite = AttributeType(rawValue: .compositeAttributeType)
     }
 
     open var attributeType: NSAttributeType = .undefinedAttributeType {
@@ -40,8 +60,8 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
 
     /// Same as ``attributeType``, in the `AttributeType` spelling.
     open var type: AttributeType {
-        get { AttributeType(attributeType) }
-        set { attributeType = NSAttributeType(rawValue: newValue.rawValue) ?? .undefinedAttributeType }
+        get { AttributeType(rawValue: attributeType) }
+        set { attributeType = newValue.rawValue }
     }
 
     /// The value a newly inserted object starts with.

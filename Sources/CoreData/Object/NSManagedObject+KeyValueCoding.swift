@@ -87,8 +87,11 @@ extension NSManagedObject {
 
     /// `value(forKey:)` that throws for an unknown key instead of trapping.
     func checkedValue(forKey key: String) throws -> Any? {
-        guard property(forKey: key) != nil else { throw unknownKey(key) }
+        guard let property = property(forKey: key) else { throw unknownKey(key) }
         try fireFaultThrowing()
+        if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+            _ = try loadedSetThrowing(slot: relationship.slot, relationship: relationship)
+        }
         return value(forKey: key)
     }
 

@@ -22,3 +22,9 @@ extension NSManagedObject: StoredObjectReference {
 
     var rootEntity: NSEntityDescription { entity.runtime.root }
 }
+
+extension NSManagedObject: PredicateObjectReference {
+    /// A predicate compares this object with an object ID by its ``objectID``.
+    var predicateObjectID: NSObject { objectID }
+    var isObjectIDOnly: Bool { false }
+}

@@ -24,11 +24,24 @@ extension NSManagedObject {
     }
 
     /// The runtime set of a to-many slot, filled from the store if it was not loaded.
+    /// Traps with Apple's fault wording when the store cannot say what the members are (a
+    /// damaged row, a removed store), as Apple raises; `loadedSetThrowing` is the
+    /// throwing twin.
     func loadedSet(slot: Int32, relationship: NSRelationshipDescription) -> SlotSet {
+        do {
+            return try loadedSetThrowing(slot: slot, relationship: relationship)
+        } catch {
+            coreDataMisuse("CoreData could not fulfill a fault for '\(objectID)' (relationship \(relationship.name)): "
+                + (error as NSError).localizedDescription)
+        }
+    }
+
+    func loadedSetThrowing(slot: Int32, relationship: NSRelationshipDescription) throws -> SlotSet {
         if let set = storage.set(at: slot) { return set }
+        guard !isInsertedFlag, let context else { return storage.mutableSet(at: slot)! }
+        // Read the members before making the set, so that a failure leaves the slot unloaded.
+        let members = try context.relatedObjects(relationship, of: self)
         let set = storage.mutableSet(at: slot)!
-        guard !isInsertedFlag, let context else { return set }
-        let members = (try? context.relatedObjects(relationship, of: self)) ?? []
         for object in members { set.add(object) }
         committedToMany[slot] = members
         return set

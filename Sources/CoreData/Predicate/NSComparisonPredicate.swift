@@ -13,7 +13,9 @@ import Foundation
 ///
 /// - Note: Apple parity: Foundation's `NSComparisonPredicate` on Linux cannot be created,
 ///   so this is the module's own subclass of Foundation's `NSPredicate`. A file importing
-///   both Foundation and CoreData writes `CoreData.NSComparisonPredicate` in type position.
+///   both Foundation and CoreData calls it unqualified but writes
+///   `CoreData.NSComparisonPredicate` where the name is a type (`as?`, annotations,
+///   `NSComparisonPredicate.Operator`), as ``NSExpression`` explains.
 ///
 /// ## Topics
 /// ### Creating

@@ -14,8 +14,19 @@ import Foundation
 /// the evaluator and the SQL compiler switch over; Apple's accessors read from it.
 ///
 /// - Note: Apple parity: Foundation on Linux declares an `NSExpression` that cannot be
-///   used or subclassed, so this is the module's own class. A file that imports both
-///   Foundation and CoreData writes `CoreData.NSExpression` in type position.
+///   used or subclassed, so this is the module's own class. A file that imports only
+///   CoreData (which re-exports Foundation) sees this one everywhere. A file that also
+///   writes `import Foundation` sees two classes of this name: calls resolve to this one
+///   (`NSExpression(forKeyPath:)`, `NSExpression.expressionForEvaluatedObject()`,
+///   `NSExpression(format:)`, inferred `.keyPath`), because Foundation's initializers and
+///   methods are unavailable, but where the name is a type (annotations, parameter and
+///   return types, `as?`/`is`, generic arguments, `NSExpression.ExpressionType`,
+///   extensions, subclasses) it is ambiguous and must be written `CoreData.NSExpression`
+///   (or `CoreData::NSExpression`); there `NSExpression.self` names Foundation's class.
+///   Swift offers a library no way out: a type from a directly imported module is only
+///   hidden by another module's type of the same name when it is `unavailable`, and
+///   Foundation's is `deprecated`. `scripts/measure-foundation-names.sh` measures each
+///   position.
 /// - Note: Apple parity: accessors that do not apply to the expression's type (for
 ///   example `keyPath` on a constant) return an empty value instead of raising.
 ///

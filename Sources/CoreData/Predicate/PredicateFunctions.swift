@@ -27,6 +27,10 @@ enum PredicateFunctions {
     /// `sum(x)` → `sum:`, `modulus(a, b)` → `modulus:by:`. Matching ignores case.
     /// Nil when there is no such function (a parse error).
     static func selector(forCallNamed name: String, argumentCount: Int) -> String? {
+        if name.contains(":") {
+            // Apple's printed spelling, `sum:(x)`: the selector itself.
+            return arity[name] == argumentCount ? name : nil
+        }
         let lower = name.lowercased()
         return arity.first { selector, count in
             count == argumentCount

@@ -103,7 +103,7 @@ struct PredicateLexer {
                 }
             }
             if Self.reservedWords.contains(upper) { return token(.keyword(upper)) }
-            return token(.identifier(word, escaped: false))
+            return token(.identifier(word + readSelectorTail(), escaped: false))
         }
         if c.isASCII, c.isNumber { return token(try readNumber()) }
         switch c {
@@ -147,6 +147,26 @@ struct PredicateLexer {
                         at: start)
         }
         throw error("unexpected character '\(c)'", at: start)
+    }
+
+    /// The `:` parts of a selector name written as a function call, the way Apple prints
+    /// functions (`sum:(items.price)`, `modulus:by:(a, 2)`): colons directly after the
+    /// identifier, each followed by more of the name or by the `(` of the call. A `:=`
+    /// assignment is left alone.
+    private mutating func readSelectorTail() -> String {
+        let start = index
+        var end = index
+        while peek() == ":", peek(1) != "=" {
+            index += 1
+            while let c = peek(), Self.isIdentifierBody(c) { index += 1 }
+            end = index
+        }
+        let nextIsCall = peek() == "("
+        guard end > start, nextIsCall || chars[end - 1] == ":" else {
+            index = start
+            return ""
+        }
+        return String(chars[start..<end])
     }
 
     private mutating func readIdentifier() -> String {

@@ -170,8 +170,9 @@ extension PredicateParser {
         _ word: String, token: PredicateToken
     ) throws -> NSExpression {
         switch word {
-        case "TRUE", "YES": advance(); return NSExpression(forConstantValue: true)
-        case "FALSE", "NO": advance(); return NSExpression(forConstantValue: false)
+        // Apple's parser makes these NSNumbers (printed 1 and 0), not Swift Bools.
+        case "TRUE", "YES": advance(); return NSExpression(forConstantValue: NSNumber(value: true))
+        case "FALSE", "NO": advance(); return NSExpression(forConstantValue: NSNumber(value: false))
         case "NULL", "NIL": advance(); return NSExpression(forConstantValue: nil)
         case "SELF": advance(); return NSExpression.expressionForEvaluatedObject()
         case "ANYKEY": advance(); return NSExpression.expressionForAnyKey()
@@ -264,9 +265,17 @@ extension PredicateParser {
         }
         try expectSymbol(")", "to close the argument list of \(name)")
         if upper == "FUNCTION" {
-            guard arguments.count >= 2, case .constant(let selector) = arguments[1].kind,
-                  let selectorName = selector as? String, !selectorName.isEmpty
-            else {
+            // The selector is a string, or bare as Apple prints it (`FUNCTION(SELF, foo: )`).
+            var selectorName: String?
+            if arguments.count >= 2 {
+                switch arguments[1].kind {
+                case .constant(let selector as String): selectorName = selector
+                case .keyPath(let operand, let path) where path.contains(":"):
+                    if case .evaluatedObject = operand.kind { selectorName = path }
+                default: break
+                }
+            }
+            guard let selectorName, !selectorName.isEmpty else {
                 throw error("FUNCTION needs a receiver and a selector name string", at: token)
             }
             return NSExpression(forFunction: arguments[0], selectorName: selectorName,
@@ -294,7 +303,7 @@ extension PredicateParser {
         }
         let argument = arguments[argumentIndex]
         argumentIndex += 1
-        let value = PredicateValue.unwrap(argument)
+        let value = PredicateArgument.normalize(argument)
         let kind = conversion.last ?? "@"
         switch kind {
         case "K":

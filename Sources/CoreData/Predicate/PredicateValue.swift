@@ -109,6 +109,13 @@ enum PredicateValue {
         if type(of: a) is AnyClass, type(of: b) is AnyClass {
             let left = a as AnyObject, right = b as AnyObject
             if left === right { return true }
+            // A managed object and an object ID are equal when the ID names the object, as
+            // a fetch treats them (Apple accepts object IDs wherever objects go).
+            if let x = left as? PredicateObjectReference, let y = right as? PredicateObjectReference,
+               x.isObjectIDOnly != y.isObjectIDOnly
+            {
+                return x.predicateObjectID.isEqual(y.predicateObjectID)
+            }
             if let left = left as? NSObject, let right = right as? NSObject {
                 return left.isEqual(right)
             }
@@ -167,6 +174,15 @@ enum PredicateValue {
         case .other(let o): return "\(o) (\(type(of: o)))"
         }
     }
+}
+
+/// A value that names a managed object: the object itself or its object ID. A predicate
+/// compares an object with an ID by the ID (``PredicateValue/isEqual(_:_:options:)``).
+protocol PredicateObjectReference: AnyObject {
+    /// The ID of the object named.
+    var predicateObjectID: NSObject { get }
+    /// True for an object ID, false for the object itself.
+    var isObjectIDOnly: Bool { get }
 }
 
 /// Lets ``PredicateValue/unwrap(_:)`` see through an `Optional` hidden inside `Any`.

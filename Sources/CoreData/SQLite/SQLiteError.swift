@@ -3,7 +3,7 @@ internal import CCoreDataSQLite
 
 /// A failure reported by SQLite: its result codes, its message and the statement that
 /// failed. Bound values are never part of the description.
-struct SQLiteError: Error, CustomStringConvertible {
+struct SQLiteError: Error, CustomStringConvertible, LocalizedError {
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_NOTADB`, ...).
     let resultCode: Int32
     /// The extended result code (`SQLITE_BUSY_SNAPSHOT`, ...), or the primary one.
@@ -32,6 +32,9 @@ struct SQLiteError: Error, CustomStringConvertible {
         if let sql { text += " — while executing `\(sql)`" }
         return text
     }
+
+    /// SQLite's message, without codes or SQL: what `localizedDescription` shows.
+    var errorDescription: String? { message }
 
     var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
     var isCorrupt: Bool { resultCode == SQLITE_NOTADB || resultCode == SQLITE_CORRUPT }

@@ -190,6 +190,8 @@ extension SQLPredicateCompiler {
                 if let uuid = object as? UUID {
                     return parameter(.blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }))
                 }
+                if let data = object as? Data { return parameter(.blob(data)) }
+                if let url = object as? URL { return parameter(.text(url.absoluteString)) }
                 if let object = object as? StoredObjectReference {
                     guard let key = object.storeKey(in: backend) else { return nil }
                     return parameter(.integer(key.pk))
@@ -226,6 +228,8 @@ extension SQLPredicateCompiler {
             case .date: return .date
             case .other(let object):
                 if object is UUID { return .uuid }
+                if object is Data { return .data }
+                if object is URL { return .uri }
                 if let object = object as? StoredObjectReference {
                     return .object(ObjectIdentifier(object.rootEntity))
                 }

@@ -6,9 +6,13 @@ extension SQLPredicateCompiler {
     /// What a comparison compares, as far as SQL is concerned.
     enum Kind: Equatable {
         case number, string, date, uuid
+        /// Binary data stored inline (compared byte for byte, as `Data ==` does).
+        case data
+        /// A URI, stored as its absolute string.
+        case uri
         /// A managed object (its `Z_PK`) of the inheritance root with this ID.
         case object(ObjectIdentifier)
-        /// A value SQL cannot compare as memory does (binary data, URIs, transformables).
+        /// A value SQL cannot compare as memory does (transformables, external data…).
         case other
     }
 
@@ -165,6 +169,8 @@ extension SQLPredicateCompiler {
         case .stringAttributeType: return .string
         case .dateAttributeType: return .date
         case .UUIDAttributeType: return .uuid
+        case .binaryDataAttributeType: return attribute.allowsExternalBinaryDataStorage ? .other : .data
+        case .URIAttributeType: return .uri
         default: return .other
         }
     }

@@ -92,7 +92,7 @@ final class SQLPredicateCompiler {
             return try compile(comparison, scope)
         }
         if let compound = predicate as? NSCompoundPredicate {
-            let parts = try compound.subpredicates.map { try compile($0 as! NSPredicate, scope) }
+            let parts = try compound.subpredicates.map { try compile($0, scope) }
             switch compound.compoundPredicateType {
             case .and: return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
             case .or: return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"

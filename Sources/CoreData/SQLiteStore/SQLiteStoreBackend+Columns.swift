@@ -18,7 +18,8 @@ extension SQLiteStoreBackend {
             guard let index = entityPlan.fieldBySlot[slot] else { return false }
             let field = entityPlan.fields[index]
             guard case .value = field.kind else { return false }
-            fields.append(Field(slot: slot, column: field.column, position: Int32(n + 2), kind: field.kind))
+            fields.append(Field(slot: slot, column: field.column, position: Int32(n + 2), kind: field.kind,
+                                bounds: field.bounds))
         }
         let list = (["t0.Z_ENT", "t0.Z_PK"] + fields.map { "t0." + $0.column }).joined(separator: ", ")
         let (sql, bindings) = try selectStatement(plan, table: t, columns: list)
@@ -29,14 +30,17 @@ extension SQLiteStoreBackend {
             let statement = try connection.cached(sql)
             defer { statement.reset() }
             try statement.bind(bindings)
-            var last = (entityID: -1, known: false)
+            var last = -1
             while try statement.step() {
                 let entityID = Int(statement.int64(0))
-                if entityID != last.entityID { last = (entityID, plans[entityID] != nil) }
-                guard last.known else { continue }
+                let pk = statement.int64(1)
+                if entityID != last {
+                    _ = try rowPlan(entityID, table: t, pk: pk)
+                    last = entityID
+                }
                 for slot in slots { scratch.setNull(at: slot) }
-                try decodeFields(statement, columns, into: scratch)
-                try body(entityID, statement.int64(1), scratch)
+                try decodeFields(statement, columns, pk: pk, into: scratch)
+                try body(entityID, pk, scratch)
             }
         }
         return true

@@ -18,7 +18,7 @@ extension SQLiteStoreBackend {
             var last: (entityID: Int, plan: EntityPlan?) = (-1, nil)
             while try statement.step() {
                 let entityID = Int(statement.int64(1))
-                if entityID != last.entityID { last = (entityID, plans[entityID]) }
+                if entityID != last.entityID { last = (entityID, try rowPlan(entityID, table: t, pk: statement.int64(0))) }
                 if let plan = last.plan { rows.append(try decodeRow(statement, plan)) }
             }
             return rows
@@ -36,9 +36,14 @@ extension SQLiteStoreBackend {
             defer { statement.reset() }
             try statement.bind(bindings)
             var keys: [StoreKey] = []
+            var last = -1
             while try statement.step() {
                 let entityID = Int(statement.int64(0))
-                if plans[entityID] != nil { keys.append(StoreKey(entityID: entityID, pk: statement.int64(1))) }
+                if entityID != last {
+                    _ = try rowPlan(entityID, table: t, pk: statement.int64(1))
+                    last = entityID
+                }
+                keys.append(StoreKey(entityID: entityID, pk: statement.int64(1)))
             }
             return keys
         }
@@ -81,7 +86,7 @@ extension SQLiteStoreBackend {
             let statement = try connection.cached(selectPrefixes[t] + " WHERE Z_PK = ?")
             try statement.bind(1, pk)
             defer { statement.reset() }
-            return try statement.step() ? try decodeRow(statement) : nil
+            return try statement.step() ? try decodeRow(statement, table: t) : nil
         }
     }
 
@@ -99,9 +104,7 @@ extension SQLiteStoreBackend {
                 let statement = try connection.cached(selectPrefixes[t] + " WHERE Z_PK IN (\(marks))")
                 defer { statement.reset() }
                 for (i, pk) in chunk.enumerated() { try statement.bind(Int32(i + 1), pk) }
-                while try statement.step() {
-                    if let row = try decodeRow(statement) { rows.append(row) }
-                }
+                while try statement.step() { rows.append(try decodeRow(statement, table: t)) }
             }
         }
         return rows
@@ -116,14 +119,18 @@ extension SQLiteStoreBackend {
               let destinationTable = schema.tableIndex(for: destination),
               let fk = schema.toOneColumns[ObjectIdentifier(relationship)]?.fk,
               let t = schema.tableIndex(for: relationship.entity) else { return [] }
-        let sql = "SELECT d.Z_ENT, d.Z_PK FROM \(schema.tables[t].name) s JOIN \(schema.tables[destinationTable].name) d ON d.Z_PK = s.\(fk) WHERE s.Z_PK = ?"
+        let destinationName = schema.tables[destinationTable].name
+        let sql = "SELECT d.Z_ENT, d.Z_PK FROM \(schema.tables[t].name) s JOIN \(destinationName) d ON d.Z_PK = s.\(fk) WHERE s.Z_PK = ?"
         return try readFailure {
             let statement = try connection.cached(sql)
             try statement.bind(1, pk)
             defer { statement.reset() }
             var keys: [StoreKey] = []
             while try statement.step() {
-                keys.append(StoreKey(entityID: Int(statement.int64(0)), pk: statement.int64(1)))
+                let key = StoreKey(entityID: Int(statement.int64(0)), pk: statement.int64(1))
+                try checkMember(key.entityID, of: destination, table: destinationName, pk: key.pk, column: "Z_ENT",
+                                relationship: relationship)
+                keys.append(key)
             }
             return keys
         }
@@ -193,25 +200,23 @@ extension SQLiteStoreBackend {
 
     // MARK: - Decoding rows
 
-    /// The row under the statement's cursor (a table SELECT list), or nil when its `Z_ENT`
-    /// is not an entity of this store.
-    func decodeRow(_ statement: SQLiteStatement) throws -> StoreRow? {
-        let entityID = Int(statement.int64(1))
-        guard let plan = plans[entityID] else { return nil }
-        return try decodeRow(statement, plan)
+    /// The row under the statement's cursor (a SELECT list of table `t`); throws when its
+    /// `Z_ENT` is not an entity of that table.
+    func decodeRow(_ statement: SQLiteStatement, table t: Int) throws -> StoreRow {
+        try decodeRow(statement, rowPlan(Int(statement.int64(1)), table: t, pk: statement.int64(0)))
     }
 
     /// The row under the cursor, of the plan's entity. The common column kinds holding
     /// their usual storage class are read inline; everything else goes through `decode`.
     func decodeRow(_ statement: SQLiteStatement, _ plan: EntityPlan) throws -> StoreRow {
         let row = StoreRow(entity: plan.entity, pk: statement.int64(0), version: statement.int64(2))
-        try decodeFields(statement, plan, into: row.values)
+        try decodeFields(statement, plan, pk: row.pk, into: row.values)
         return row
     }
 
-    /// Decodes the plan's fields (at their SELECT positions) into a runtime row; NULL
-    /// columns leave their slots untouched.
-    func decodeFields(_ statement: SQLiteStatement, _ plan: EntityPlan, into values: borrowing RowValues) throws {
+    /// Decodes the plan's fields (at their SELECT positions) of the row `pk` into a runtime
+    /// row; NULL columns leave their slots untouched.
+    func decodeFields(_ statement: SQLiteStatement, _ plan: EntityPlan, pk: Int64, into values: borrowing RowValues) throws {
         let handle = statement.handle
         try plan.decodeOps.withUnsafeBufferPointer { ops in
             for op in ops {
@@ -232,29 +237,42 @@ extension SQLiteStoreBackend {
                     let count = Int(sqlite3_column_bytes(handle, i))
                     values.setText(bytes: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count), at: op.slot)
                 default:
-                    try decode(plan.fields[op.field], from: statement, into: values)
+                    try decode(plan.fields[op.field], of: plan, pk: pk, from: statement, into: values)
                 }
             }
         }
     }
 
     /// Reads one column by the model's type, tolerating what real stores hold (integers in
-    /// REAL columns, numbers as text, NULLs).
-    private func decode(_ field: Field, from statement: SQLiteStatement, into row: borrowing RowValues) throws {
+    /// REAL columns, numbers as text, NULLs); throws for what the model cannot hold (an
+    /// integer wider than its attribute, a destination of another entity).
+    private func decode(
+        _ field: Field, of plan: EntityPlan, pk: Int64, from statement: SQLiteStatement, into row: borrowing RowValues
+    ) throws {
         let i = field.position
         let type = statement.columnType(i)
         if type == SQLITE_NULL { return }
         switch field.kind {
-        case let .toOne(destination, _, entityPosition):
-            guard let pk = integer(statement, i) else { return }
+        case let .toOne(destination, entityColumn, entityPosition):
+            guard let destinationPK = integer(statement, i) else { return }
             var entityID = destination.runtime.entityID
-            if let p = entityPosition, let stored = integer(statement, p), stored > 0 { entityID = Int(stored) }
-            row.setKey(StoreKey(entityID: entityID, pk: pk), at: field.slot)
+            if let p = entityPosition, let stored = integer(statement, p), stored > 0 {
+                entityID = Int(stored)
+                if let relationship = plan.entity.runtime.slotProperties[Int(field.slot)] as? NSRelationshipDescription {
+                    try checkMember(entityID, of: destination, table: plan.tableName, pk: pk,
+                                    column: entityColumn ?? field.column, relationship: relationship)
+                }
+            }
+            row.setKey(StoreKey(entityID: entityID, pk: destinationPK), at: field.slot)
             return
         case let .value(kind):
             switch kind {
             case .integer:
                 guard let v = integer(statement, i) else { return }
+                if let bounds = field.bounds, !bounds.contains(v) {
+                    throw corruptRow(table: plan.tableName, pk: pk, column: field.column,
+                                     "holds \(v), which does not fit its attribute \(field.attributeDescription(plan))")
+                }
                 row.setInt64(v, at: field.slot)
             case .boolean:
                 guard let v = integer(statement, i) else { return }

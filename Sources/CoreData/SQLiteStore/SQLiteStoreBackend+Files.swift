@@ -5,14 +5,15 @@ internal import CCoreDataSQLite
 
 extension SQLiteStoreBackend {
     /// The metadata of the store at `url` (`NSStoreUUID`, `NSStoreType`, version hashes,
-    /// app keys), read without adding the store.
-    static func readMetadata(at url: URL) throws -> [String: Any] {
+    /// app keys), read without adding the store and without writing anything in or beside
+    /// it (``SQLiteConnection/openReadingOnly(path:busyTimeout:)``).
+    static func readMetadata(at url: URL, options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CoreDataError.store(
                 CocoaError.Code.fileReadNoSuchFile.rawValue, "There is no store at \(url.path).", url: url)
         }
         do {
-            let connection = try SQLiteConnection(path: url.path, readOnly: true, create: false, busyTimeout: 1)
+            let connection = try SQLiteConnection.openReadingOnly(path: url.path, busyTimeout: busyTimeout(options))
             return try SQLiteMetadata.read(from: connection)
         } catch {
             throw openError(error, url: url)
@@ -31,12 +32,12 @@ extension SQLiteStoreBackend {
     /// sees an empty database instead of a deleted file; the WAL is then checkpointed and
     /// truncated, and a leftover `-journal` removed. A file that is not a SQLite database
     /// is truncated to zero bytes (an empty database too).
-    static func emptyStore(at url: URL) throws {
+    static func emptyStore(at url: URL, busyTimeout: TimeInterval = defaultBusyTimeout) throws {
         let path = url.path
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: path) else { return }
         var emptied = false
-        if let target = try? SQLiteConnection(path: path, create: false, busyTimeout: 1),
+        if let target = try? SQLiteConnection(path: path, create: false, busyTimeout: busyTimeout),
            let pageSize = try? target.scalarString("PRAGMA page_size"),
            let empty = try? SQLiteConnection(path: ":memory:") {
             try? empty.execute("PRAGMA page_size = \(Int(pageSize) ?? 4096)")
@@ -61,10 +62,10 @@ extension SQLiteStoreBackend {
     /// Deletes a store's database, `-wal`, `-shm` and `-journal` files (after emptying the
     /// database, so that a connection still open sees an empty one): for
     /// `replacePersistentStore` over something that is not a database.
-    static func destroyFiles(at url: URL) throws {
+    static func destroyFiles(at url: URL, busyTimeout: TimeInterval = defaultBusyTimeout) throws {
         let path = url.path
         let fileManager = FileManager.default
-        try? emptyStore(at: url)
+        try? emptyStore(at: url, busyTimeout: busyTimeout)
         for companion in companionPaths(of: path) where fileManager.fileExists(atPath: companion) {
             do {
                 try fileManager.removeItem(atPath: companion)
@@ -79,13 +80,13 @@ extension SQLiteStoreBackend {
     /// Replaces the metadata of the SQLite store at `url` without adding it. Its type, and
     /// its UUID and model version hashes unless `metadata` names others, stay; the rest is
     /// `metadata`.
-    static func writeMetadata(_ metadata: [String: Any], at url: URL) throws {
+    static func writeMetadata(_ metadata: [String: Any], at url: URL, busyTimeout: TimeInterval = defaultBusyTimeout) throws {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CoreDataError.store(
                 CocoaError.Code.fileReadNoSuchFile.rawValue, "There is no store at \(url.path).", url: url)
         }
         do {
-            let connection = try SQLiteConnection(path: url.path, create: false, busyTimeout: 1)
+            let connection = try SQLiteConnection(path: url.path, create: false, busyTimeout: busyTimeout)
             let stored = try SQLiteMetadata.read(from: connection)
             let merged = SQLiteMetadata.keepingStoreKeys(metadata, from: stored)
             try connection.transaction { try SQLiteMetadata.write(merged, to: connection) }
@@ -99,7 +100,7 @@ extension SQLiteStoreBackend {
     /// Copies the store at `source` to `destination` through SQLite's backup API, so that
     /// content still in the source's WAL is copied too. The destination's folder is
     /// created when missing; an existing destination is replaced.
-    static func copyStore(from source: URL, to destination: URL) throws {
+    static func copyStore(from source: URL, to destination: URL, busyTimeout: TimeInterval = defaultBusyTimeout) throws {
         guard FileManager.default.fileExists(atPath: source.path) else {
             throw CoreDataError.store(
                 CocoaError.Code.fileReadNoSuchFile.rawValue, "There is no store at \(source.path).", url: source)
@@ -107,15 +108,15 @@ extension SQLiteStoreBackend {
         do {
             try FileManager.default.createDirectory(
                 at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let from = try SQLiteConnection(path: source.path, readOnly: true, create: false, busyTimeout: 1)
+            let from = try SQLiteConnection(path: source.path, readOnly: true, create: false, busyTimeout: busyTimeout)
             _ = try from.scalarString("SELECT COUNT(*) FROM sqlite_master")
             if FileManager.default.fileExists(atPath: destination.path) {
                 // A destination that is not a database cannot take a backup: start afresh.
                 let valid = (try? SQLiteConnection(path: destination.path, create: false)
                     .scalarString("SELECT COUNT(*) FROM sqlite_master")) != nil
-                if !valid { try destroyFiles(at: destination) }
+                if !valid { try destroyFiles(at: destination, busyTimeout: busyTimeout) }
             }
-            let to = try SQLiteConnection(path: destination.path, busyTimeout: 1)
+            let to = try SQLiteConnection(path: destination.path, busyTimeout: busyTimeout)
             try to.restore(from: from)
             _ = try to.scalarString("PRAGMA journal_mode = WAL")
         } catch let error as NSError where error.domain == NSCocoaErrorDomain && !(error is SQLiteError) {

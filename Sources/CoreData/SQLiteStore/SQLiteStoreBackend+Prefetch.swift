@@ -6,10 +6,11 @@ extension SQLiteStoreBackend {
     /// The rows of the objects a one-to-many relationship holds (children found by their
     /// foreign key), in `relatedKeys`' order, read in one query. Apple's store does the
     /// same when a to-many fault fires: the members arrive as faults whose data is
-    /// already in the row cache. Many-to-many relationships, and children whose `Z_ENT`
-    /// is not an entity of this store, answer nil (keys only).
+    /// already in the row cache. Many-to-many relationships answer nil (keys only); a
+    /// child whose `Z_ENT` is not the destination entity or one of its sub-entities is an
+    /// error naming its row.
     func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]? {
-        guard relationship.isToMany,
+        guard relationship.isToMany, let destination = relationship.destinationEntity,
               case let .children(table, foreignKey, orderColumn)? = schema.toMany[ObjectIdentifier(relationship)]
         else { return nil }
         let connection = try requireConnection()
@@ -20,7 +21,9 @@ extension SQLiteStoreBackend {
             defer { statement.reset() }
             var rows: [StoreRow] = []
             while try statement.step() {
-                guard let row = try decodeRow(statement) else { return nil }
+                let row = try decodeRow(statement, table: table)
+                try checkMember(row.entity.runtime.entityID, of: destination, table: schema.tables[table].name,
+                                pk: row.pk, column: "Z_ENT", relationship: relationship)
                 rows.append(row)
             }
             return rows

@@ -38,6 +38,8 @@ extension SQLiteStoreBackend {
                 for (i, pk) in chunk.enumerated() { try statement.bind(Int32(i + 1), pk) }
                 while try statement.step() {
                     let key = StoreKey(entityID: Int(statement.int64(1)), pk: statement.int64(2))
+                    try checkMember(key.entityID, of: destination, table: destinationName, pk: key.pk,
+                                    column: "Z_ENT", relationship: relationship)
                     result[statement.int64(0), default: []].append(key)
                 }
             }

@@ -70,7 +70,7 @@ extension SQLiteStoreBackend {
 
     /// Runs a write; SQLite failures become `NSPersistentStoreSaveError` (a uniqueness
     /// constraint: `NSManagedObjectConstraintMergeError`), with the SQLite error attached.
-    /// `StoreConflict` and Cocoa errors pass through.
+    /// `StoreConflict` passes through, and Cocoa errors too, with the store's path added.
     func writeFailure<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -79,6 +79,8 @@ extension SQLiteStoreBackend {
                 : sqlite.isBusy ? NSPersistentStoreTimeoutError
                 : sqlite.isCorrupt ? CocoaError.Code.fileReadCorruptFile.rawValue : NSPersistentStoreSaveError
             throw Self.sqliteError(code, "Saving to the store at \(url.path) failed.", sqlite, url: url)
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain {
+            throw CoreDataError.naming(error, url: url, "cannot be saved to")
         }
     }
 

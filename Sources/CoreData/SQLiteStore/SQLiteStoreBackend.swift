@@ -60,6 +60,9 @@ final class SQLiteStoreBackend: StoreBackend {
         /// Position in the table's SELECT list.
         let position: Int32
         let kind: Kind
+        /// For Integer 16 and Integer 32 attributes: the values the attribute can hold
+        /// (a wider value in the column is an error, not wrapped).
+        var bounds: ClosedRange<Int64>? = nil
         enum Kind {
             case value(SQLiteValueKind)
             /// A to-one relationship: the FK column, plus the column (and its SELECT
@@ -100,7 +103,7 @@ final class SQLiteStoreBackend: StoreBackend {
             position = field.position
             self.field = index
             switch field.kind {
-            case .value(.integer): kind = .integer
+            case .value(.integer): kind = field.bounds == nil ? .integer : .other
             case .value(.boolean): kind = .boolean
             case .value(.double): kind = .double
             case .value(.date): kind = .date
@@ -113,9 +116,7 @@ final class SQLiteStoreBackend: StoreBackend {
     init(url: URL, options: [AnyHashable: Any]) {
         self.url = url
         self.isReadOnly = (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
-        let timeout = (options[NSPersistentStoreTimeoutOption] as? Double)
-            ?? (options[NSPersistentStoreTimeoutOption] as? Int).map(Double.init)
-        self.busyTimeout = timeout ?? 1
+        self.busyTimeout = Self.busyTimeout(options)
         var pragmas: [String: String] = [:]
         for (key, value) in (options[NSSQLitePragmasOption] as? [String: Any]) ?? [:] {
             pragmas[key] = "\(value)"
@@ -125,6 +126,18 @@ final class SQLiteStoreBackend: StoreBackend {
     }
 
     deinit { close() }
+
+    /// Seconds a statement waits for another connection's lock: `NSPersistentStoreTimeoutOption`
+    /// (a number), else 240, the default `NSPersistentStoreDescription.timeout` reports.
+    static func busyTimeout(_ options: [AnyHashable: Any]?) -> TimeInterval {
+        let value = options?[NSPersistentStoreTimeoutOption]
+        let seconds = (value as? NSNumber)?.doubleValue ?? (value as? Double) ?? (value as? Int).map(Double.init)
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return defaultBusyTimeout }
+        return seconds
+    }
+
+    /// Apple's default store timeout, in seconds.
+    static let defaultBusyTimeout: TimeInterval = 240
 
     func close() {
         connection = nil
@@ -153,7 +166,7 @@ final class SQLiteStoreBackend: StoreBackend {
                 CocoaError.Code.fileReadNoSuchFile.rawValue,
                 "There is no store to open read-only at \(path).", url: url)
         }
-        try createParentDirectory()
+        if !isReadOnly { try createParentDirectory() }
 
         var schema = SQLiteSchema.design(entities: entities)
         var opened: SQLiteConnection?
@@ -161,7 +174,10 @@ final class SQLiteStoreBackend: StoreBackend {
             if !isNew && !isReadOnly && migration.migrate {
                 try migrateIfNeeded(model: model, entities: entities, infer: migration.infer)
             }
-            let connection = try SQLiteConnection(path: path, readOnly: isReadOnly, busyTimeout: busyTimeout)
+            // Read-only: nothing is written in or beside the store, not even SQLite's -shm.
+            let connection = isReadOnly
+                ? try SQLiteConnection.openReadingOnly(path: path, busyTimeout: busyTimeout)
+                : try SQLiteConnection(path: path, busyTimeout: busyTimeout)
             opened = connection
             try SQLiteFunctions.register(on: connection)
             if isNew {
@@ -324,7 +340,8 @@ final class SQLiteStoreBackend: StoreBackend {
                 if let attribute = property as? NSAttributeDescription,
                    let kind = SQLiteValueKind(attribute), let column = schema.attributeColumns[key],
                    let position = positions[t][column] {
-                    fields.append(Field(slot: property.slot, column: column, position: position, kind: .value(kind)))
+                    fields.append(Field(slot: property.slot, column: column, position: position, kind: .value(kind),
+                                        bounds: Self.integerBounds(attribute.attributeType)))
                 } else if let relationship = property as? NSRelationshipDescription,
                           let destination = relationship.destinationEntity,
                           let columns = schema.toOneColumns[key], let position = positions[t][columns.fk] {
@@ -351,7 +368,7 @@ final class SQLiteStoreBackend: StoreBackend {
     static func openError(_ error: Error, url: URL) -> NSError {
         guard let sqlite = error as? SQLiteError else {
             let nsError = error as NSError
-            if nsError.domain == NSCocoaErrorDomain { return nsError }
+            if nsError.domain == NSCocoaErrorDomain { return CoreDataError.naming(nsError, url: url, "cannot be opened") }
             return CoreDataError.store(NSPersistentStoreOpenError, "The store at \(url.path) cannot be opened.", url: url, underlying: error)
         }
         let code: Int

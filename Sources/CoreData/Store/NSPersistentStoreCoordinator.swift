@@ -126,7 +126,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         switch kind {
         case .sqlite:
             guard let storeURL, storeURL.isFileURL || storeURL.scheme == nil else {
-                throw CoreDataError.make(NSPersistentStoreOpenError, "A SQLite store needs a file URL.")
+                throw CoreDataError.make(
+                    NSPersistentStoreOpenError,
+                    "A SQLite store needs a file URL, not \(storeURL?.absoluteString ?? "nil").")
             }
             if !SQLiteStoreBackend.isInMemoryPath(storeURL),
                persistentStores.contains(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
@@ -192,7 +194,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let index = persistentStores.firstIndex(where: { $0 === store }) else {
-            throw CoreDataError.make(NSPersistentStoreOperationError, "The store is not added to this coordinator.")
+            throw CoreDataError.make(
+                NSPersistentStoreOperationError,
+                "The store at \(store.url?.path ?? "(no URL)") is not added to this coordinator.")
         }
         store.willRemove(from: self)
         persistentStores.remove(at: index)
@@ -315,7 +319,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     ) throws -> [String: Any] {
         switch StoreTypeRegistry.kind(of: storeType) {
         case .sqlite?:
-            return try SQLiteStoreBackend.readMetadata(at: url)
+            return try SQLiteStoreBackend.readMetadata(at: url, options: options)
         case .registered(let storeClass as NSPersistentStore.Type)?:
             return try storeClass.metadataForPersistentStore(with: url)
         default:
@@ -339,7 +343,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     ) throws {
         switch StoreTypeRegistry.kind(of: storeType) {
         case .sqlite?:
-            try SQLiteStoreBackend.writeMetadata(metadata ?? [:], at: url)
+            try SQLiteStoreBackend.writeMetadata(metadata ?? [:], at: url, busyTimeout: SQLiteStoreBackend.busyTimeout(options))
         case .registered(let storeClass as NSPersistentStore.Type)?:
             try storeClass.setMetadata(metadata, forPersistentStoreAt: url)
         default:
@@ -384,7 +388,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         switch kind {
         case .sqlite:
             guard !SQLiteStoreBackend.isInMemoryPath(url) else { return }
-            try SQLiteStoreBackend.emptyStore(at: url)
+            try SQLiteStoreBackend.emptyStore(at: url, busyTimeout: SQLiteStoreBackend.busyTimeout(options))
         case .inMemory:
             return
         case .registered:
@@ -414,7 +418,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         guard storeType == NSSQLiteStoreType else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Only SQLite stores can be replaced (got \(storeType)).")
         }
-        try SQLiteStoreBackend.copyStore(from: sourceURL, to: destinationURL)
+        try SQLiteStoreBackend.copyStore(
+            from: sourceURL, to: destinationURL, busyTimeout: SQLiteStoreBackend.busyTimeout(destinationOptions))
     }
 
     /// The `StoreType` spelling of ``replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:ofType:)``.

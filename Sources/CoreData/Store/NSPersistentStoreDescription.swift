@@ -17,10 +17,20 @@ open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendabl
     open var type: String = NSSQLiteStoreType
     open var configuration: String?
     open private(set) var options: [String: NSObject] = [:]
+    /// `NSReadOnlyPersistentStoreOption`: the store is only read; saving into it fails
+    /// with `NSPersistentStoreSaveError`, and a store that does not exist is an error.
+    ///
+    /// - Note: Apple parity: a SQLite store opened read-only writes nothing, not even
+    ///   SQLite's `-wal` and `-shm` files, so it opens in a folder the process cannot
+    ///   write, and its WAL's content is read. A store in WAL mode is then read without
+    ///   locks, as of the moment it opens: another process writing it meanwhile is not
+    ///   seen, and may make a read fail.
     open var isReadOnly: Bool {
         get { (options[NSReadOnlyPersistentStoreOption] as? NSNumber)?.boolValue ?? false }
         set { options[NSReadOnlyPersistentStoreOption] = NSNumber(value: newValue) }
     }
+    /// `NSPersistentStoreTimeoutOption`: how long, in seconds, the store waits for
+    /// another connection's lock (when it opens and on every read or save); 240 unless set.
     open var timeout: TimeInterval {
         get { (options[NSPersistentStoreTimeoutOption] as? NSNumber)?.doubleValue ?? 240 }
         set { options[NSPersistentStoreTimeoutOption] = NSNumber(value: newValue) }

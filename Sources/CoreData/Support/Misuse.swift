@@ -6,7 +6,9 @@
 func coreDataMisuse(
     _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
 ) -> Never {
-    preconditionFailure("CoreData: \(message())", file: file, line: line)
+    // fatalError, not preconditionFailure: the message (Apple's wording) must survive in
+    // release builds, where preconditionFailure drops it.
+    fatalError("CoreData: \(message())", file: file, line: line)
 }
 
 /// An error thrown by the throwing twins of trapping APIs; `nsError` is what the C API

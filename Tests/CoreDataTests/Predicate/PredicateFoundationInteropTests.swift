@@ -4,7 +4,8 @@ import Testing
 
 /// A file that imports Foundation as well as CoreData: `NSPredicate` and
 /// `NSSortDescriptor` are Foundation's (with our factory initializers), while
-/// `NSExpression` and `NSComparisonPredicate` must be written `CoreData.…` in type position.
+/// `NSExpression` and `NSComparisonPredicate` are called unqualified but must be written
+/// `CoreData.…` where the name is a type (`scripts/measure-foundation-names.sh`).
 @Suite struct PredicateFoundationInteropTests {
 
     @Test("NSPredicate is Foundation's type, created by our factory initializer")
@@ -40,5 +41,24 @@ import Testing
         let both = NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(value: true), NSPredicate(format: "SELF == 1")])
         #expect(both.evaluate(with: 1))
         #expect(!both.evaluate(with: 2))
+    }
+
+    @Test("calls need no qualifier beside Foundation: initializers, class methods, inferred cases")
+    func unqualifiedCalls() throws {
+        // Each of these names resolves to CoreData's class although Foundation declares
+        // one too: Foundation's initializers and methods are unavailable on Linux.
+        let key = NSExpression(forKeyPath: "count")
+        let limit = NSExpression(forConstantValue: 2)
+        let sum = NSExpression(format: "count + %@", 1)
+        let me = NSExpression.expressionForEvaluatedObject()
+        let predicate = NSComparisonPredicate(leftExpression: key, rightExpression: limit,
+                                              modifier: .direct, type: .greaterThan)
+        #expect(predicate.evaluate(with: ["count": 3]))
+        #expect(key.expressionType == .keyPath)
+        #expect(sum.expressionValue(with: ["count": 1], context: nil) as? Int == 2)
+        #expect(me.expressionValue(with: 7, context: nil) as? Int == 7)
+        let fetched = NSExpressionDescription()
+        fetched.expression = NSExpression(forKeyPath: "count")
+        #expect(fetched.expression?.keyPath == "count")
     }
 }

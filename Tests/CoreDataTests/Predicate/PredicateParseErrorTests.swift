@@ -118,3 +118,43 @@ import CoreDataTestSupport
         #expect(outcomes.parsed > 100 && outcomes.rejected > 100)
     }
 }
+
+/// The two ways a bad format ends: the throwing entry point for user text, and the stop
+/// with Apple's wording for `NSPredicate(format:)`.
+@Suite struct PredicateFormatFailureTests {
+
+    @Test("NSPredicate(validatingFormat:) throws for text typed by users, and parses good text")
+    func validatingFormat() throws {
+        let error = try #require(throws: NSError.self) { try NSPredicate(validatingFormat: "name == ") }
+        #expect(error.domain == NSCocoaErrorDomain && error.code == NSFormattingError)
+        #expect(error.localizedDescription.hasPrefix("Unable to parse the format string \"name == \""))
+        let missing = try #require(throws: NSError.self) {
+            try NSPredicate(validatingFormat: "name == %@ AND age > %@", argumentArray: ["x"])
+        }
+        #expect(missing.localizedDescription.contains("missing argument"))
+        let predicate = try NSPredicate(validatingFormat: "name == %@", argumentArray: ["x"])
+        #expect(predicate.evaluate(with: ["name": "x"]))
+        #expect(try NSPredicate(validatingFormat: "TRUEPREDICATE").evaluate(with: nil))
+        let expression = try NSExpression(validatingFormat: "a + %@", argumentArray: [2])
+        #expect(expression.expressionValue(with: ["a": 1], context: nil) as? Int == 3)
+        #expect(throws: NSError.self) { try NSExpression(validatingFormat: "a +") }
+    }
+
+    @Test("NSPredicate(format:) with a bad format stops with Apple's wording, in any build")
+    func badFormatStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = NSPredicate(format: "name == ")
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("Unable to parse the format string \"name == \""), "\(output)")
+    }
+
+    @Test("a missing argument stops NSPredicate(format:) with the specifier named")
+    func missingArgumentStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = NSPredicate(format: "name == %@", argumentArray: [])
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("missing argument for %@"), "\(output)")
+    }
+}

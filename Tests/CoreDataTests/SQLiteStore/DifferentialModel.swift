@@ -2,7 +2,8 @@ import Foundation
 @testable import CoreData
 import CoreDataTestSupport
 
-/// People in teams, with pets (one-to-many) and clubs (many-to-many): the model the
+/// People in teams, with pets (one-to-many) and clubs (many-to-many), with binary and URI
+/// attributes among the scalar ones: the model the
 /// differential predicate test and the query tests run over. `serial` is a unique number
 /// that names each object the same way in every store.
 enum DifferentialModel {
@@ -48,6 +49,8 @@ enum DifferentialModel {
             attribute("active", .booleanAttributeType),
             attribute("born", .dateAttributeType),
             attribute("token", .UUIDAttributeType),
+            attribute("avatar", .binaryDataAttributeType),
+            attribute("homepage", .URIAttributeType),
             personTeam, personPets, personClubs,
         ]
         team.properties = [attribute("serial", .integer64AttributeType), attribute("title", .stringAttributeType),
@@ -99,6 +102,8 @@ enum DifferentialModel {
             person.setValue(maybe(random.next(2) == 0), forKey: "active")
             person.setValue(maybe(Date(timeIntervalSinceReferenceDate: Double(random.next(10)) * 86_400)), forKey: "born")
             person.setValue(maybe(uuids[random.next(uuids.count)]), forKey: "token")
+            person.setValue(maybe(datas[random.next(datas.count)]), forKey: "avatar")
+            person.setValue(maybe(urls[random.next(urls.count)]), forKey: "homepage")
             if random.next(5) != 0 { person.setValue(teams[random.next(teams.count)], forKey: "team") }
             for _ in 0..<random.next(4) {
                 let pet = insert("Pet")
@@ -109,6 +114,16 @@ enum DifferentialModel {
             person.setValue(Set(clubs.filter { _ in random.next(3) == 0 }), forKey: "clubs")
         }
     }
+
+    /// Binary values, the empty one included.
+    static let datas = [Data(), Data([0]), Data([1, 2, 3]), Data([0xFF, 0x00, 0x7F])]
+
+    /// URIs, some differing only in case or a trailing slash.
+    static let urls = [
+        URL(string: "https://example.com/")!, URL(string: "https://example.com")!,
+        URL(string: "https://EXAMPLE.com/")!, URL(string: "file:///tmp/a%20b")!,
+        URL(string: "mailto:ann@example.com")!,
+    ]
 
     static let uuids = [
         UUID(uuidString: "00000000-0000-0000-0000-000000000001")!,

@@ -52,6 +52,11 @@ import CoreDataTestSupport
                 case .value(let value): return value ?? NSNull()
                 case .object(let entity, let serial): return try objects(entity, [serial]).first ?? NSNull()
                 case .objects(let entity, let serials): return try objects(entity, serials)
+                case .objectID(let entity, let serial):
+                    return try objects(entity, [serial]).first?.objectID ?? NSNull()
+                case .objectIDs(let entity, let serials, let asSet):
+                    let ids = try objects(entity, serials).map(\.objectID)
+                    return asSet ? Set(ids) as Any : ids
                 }
             }
         }

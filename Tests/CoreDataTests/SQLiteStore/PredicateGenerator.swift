@@ -3,15 +3,21 @@ import Foundation
 import CoreDataTestSupport
 
 /// Random predicates over ``DifferentialModel``: every operator with and without `[c]`,
-/// `[d]`, `[cd]`, NULLs, non-ASCII text, numbers of both kinds, dates, UUIDs, to-one and
-/// to-many key paths, quantifiers, collection operators, SUBQUERY, arithmetic, objects,
-/// compounds, and a few predicates that must fail (to-many used as a scalar, type errors).
+/// `[d]`, `[cd]`, NULLs, non-ASCII text, numbers of both kinds, dates, UUIDs, binary data,
+/// URIs, to-one and to-many key paths, quantifiers, collection operators, SUBQUERY,
+/// arithmetic, objects and object IDs (alone, in arrays and sets), Foundation's reference
+/// types (NSNumber, NSDate, NSUUID, NSArray), expressions and nil as arguments, compounds,
+/// and a few predicates that must fail (to-many used as a scalar, type errors).
 struct PredicateGenerator {
     /// An argument for `%@`: a value, or objects named by serial (resolved per context).
     enum Argument {
         case value(Any?)
         case object(entity: String, serial: Int64)
         case objects(entity: String, serials: [Int64])
+        /// The object ID of the object with this serial (NSNull when there is none).
+        case objectID(entity: String, serial: Int64)
+        /// Object IDs, as an array or as a set.
+        case objectIDs(entity: String, serials: [Int64], asSet: Bool)
     }
 
     var random: SplitMix64
@@ -48,7 +54,7 @@ struct PredicateGenerator {
     private mutating func option() -> String { random.pick(Self.options) }
 
     mutating func comparison() -> (String, [Argument]) {
-        switch random.next(19) {
+        switch random.next(23) {
         case 0, 1:  // strings against constants
             let key = random.pick(["name", "nickname", "team.title"])
             let op = random.pick(Self.orderings + ["BEGINSWITH", "ENDSWITH", "CONTAINS"])
@@ -125,6 +131,38 @@ struct PredicateGenerator {
         case 17:  // must fail in both back ends: to-many as a scalar, ordering across types
             return (random.pick(["pets.name == 'bob'", "clubs.name BEGINSWITH 'a'", "name > 3",
                                  "age < 'bob'"]), [])
+        case 19:  // object IDs stand for their objects
+            let people = (0..<4).map { _ in Int64(random.next(Int(maxSerial))) + 1 }
+            switch random.next(5) {
+            case 0: return ("team \(random.pick(["==", "!="])) %@", [.objectID(entity: "Team", serial: Int64(random.next(6)) + 1)])
+            case 1: return ("SELF IN %@", [.objectIDs(entity: "Person", serials: people, asSet: random.next(2) == 0)])
+            case 2: return ("team IN %@", [.objectIDs(entity: "Team", serials: [2, Int64(random.next(5) + 1)], asSet: true)])
+            case 3: return ("pets CONTAINS %@", [.objectID(entity: "Pet", serial: people[0])])
+            default: return ("%@ IN clubs", [.objectID(entity: "Club", serial: Int64(random.next(4)) + 6)])
+            }
+        case 20:  // binary data and URIs
+            let data: Any? = random.next(5) == 0 ? nil : random.pick(DifferentialModel.datas)
+            let url: Any? = random.next(5) == 0 ? nil : random.pick(DifferentialModel.urls)
+            switch random.next(4) {
+            case 0: return ("avatar \(random.pick(["==", "!="])) %@", [.value(data)])
+            case 1: return ("homepage \(random.pick(["==", "!="])) %@", [.value(url)])
+            case 2: return ("avatar IN %@", [.value([random.pick(DifferentialModel.datas), random.pick(DifferentialModel.datas)])])
+            default: return ("homepage IN %@", [.value(Set([random.pick(DifferentialModel.urls), random.pick(DifferentialModel.urls)]))])
+            }
+        case 21:  // Foundation's reference types, as Apple code passes them
+            switch random.next(5) {
+            case 0: return ("age \(random.pick(Self.orderings)) %@", [.value(NSNumber(value: random.next(60) - 5))])
+            case 1: return ("born \(random.pick(Self.orderings)) %@", [.value(NSDate(timeIntervalSinceReferenceDate: Double(random.next(10)) * 86_400))])
+            case 2: return ("token == %@", [.value(random.pick(DifferentialModel.uuids) as NSUUID)])
+            case 3: return ("name IN\(option()) %@", [.value(NSArray(array: texts()))])
+            default: return ("nickname IN %@", [.value(Set(texts().compactMap { $0 as? String }))])
+            }
+        case 22:  // expressions and nil as arguments
+            switch random.next(3) {
+            case 0: return ("%@ \(random.pick(Self.orderings)) %@", [.value(NSExpression(forKeyPath: random.pick(["age", "score", "team.rank"]))), .value(number() ?? 0)])
+            case 1: return ("nickname \(random.pick(["==", "!="])) %@", [.value(NSNull())])
+            default: return ("born == %@", [.value(Optional<Date>.none as Any)])
+            }
         default:  // paths beyond SQL (two to-many steps): memory only, still equal
             return ("ANY clubs.members.name ==\(option()) %@", [.value(text())])
         }

@@ -22,6 +22,8 @@ struct SQLiteLightweightMigration {
     let destinationEntities: [NSEntityDescription]
     let mapping: NSMappingModel
     let storedMetadata: [String: Any]
+    /// How long to wait for another connection's lock (`NSPersistentStoreTimeoutOption`).
+    let busyTimeout: TimeInterval
 
     /// Metadata keys Core Data writes itself; every other key belongs to the app and is kept.
     static let frameworkKeys: Set<String> = [
@@ -40,7 +42,7 @@ struct SQLiteLightweightMigration {
         // The source schema, matched against the store's real columns.
         var sourceSchema = SQLiteSchema.design(entities: sourceModel.entities)
         do {
-            let reader = try SQLiteConnection(path: url.path, readOnly: true, create: false, busyTimeout: 1)
+            let reader = try SQLiteConnection(path: url.path, readOnly: true, create: false, busyTimeout: busyTimeout)
             try sourceSchema.resolve(with: reader)
         }
         let destinationSchema = SQLiteSchema.design(entities: destinationEntities)
@@ -51,7 +53,7 @@ struct SQLiteLightweightMigration {
     // MARK: - Building the destination file
 
     private func build(at temporary: URL, from source: SQLiteSchema, into destination: SQLiteSchema) throws {
-        let connection = try SQLiteConnection(path: temporary.path, busyTimeout: 1, uri: true)
+        let connection = try SQLiteConnection(path: temporary.path, busyTimeout: busyTimeout, uri: true)
         try connection.execute("PRAGMA auto_vacuum = 2")
         try connection.execute("PRAGMA page_size = 4096")
         _ = try connection.scalarString("PRAGMA journal_mode = DELETE")
@@ -84,7 +86,7 @@ struct SQLiteLightweightMigration {
         let fileManager = FileManager.default
         let path = url.path
         do {
-            if fileManager.fileExists(atPath: path + "-wal") { try Self.checkpoint(path) }
+            if fileManager.fileExists(atPath: path + "-wal") { try Self.checkpoint(path, busyTimeout: busyTimeout) }
             try? fileManager.removeItem(atPath: path + "-wal")
             try? fileManager.removeItem(atPath: path + "-shm")
             if rename(temporary.path, path) != 0 {
@@ -100,8 +102,8 @@ struct SQLiteLightweightMigration {
     /// Moves every WAL frame of the store at `path` into its main file (the connection
     /// and statement are closed when this returns). Fails when another connection keeps
     /// the WAL busy.
-    private static func checkpoint(_ path: String) throws {
-        let connection = try SQLiteConnection(path: path, readOnly: false, create: false, busyTimeout: 1)
+    private static func checkpoint(_ path: String, busyTimeout: TimeInterval) throws {
+        let connection = try SQLiteConnection(path: path, readOnly: false, create: false, busyTimeout: busyTimeout)
         let statement = try connection.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
         guard try statement.step(), statement.int64(0) == 0 else {
             throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: path])

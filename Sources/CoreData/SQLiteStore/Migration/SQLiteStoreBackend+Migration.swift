@@ -21,7 +21,7 @@ extension SQLiteStoreBackend {
     ///   be inferred, `NSMigrationError` (134110) when the SQL fails. The store is left
     ///   untouched by every failure.
     func migrateIfNeeded(model: NSManagedObjectModel, entities: [NSEntityDescription], infer: Bool) throws {
-        let stored = try Self.readMetadata(at: url)
+        let stored = try Self.readMetadata(at: url, options: [NSPersistentStoreTimeoutOption: busyTimeout])
         let theirs = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
         guard SQLiteMetadata.versionHashes(of: entities) != theirs else { return }
         guard let sourceModel = Self.sourceModel(forStoreMetadata: stored, destination: model) else {
@@ -39,7 +39,7 @@ extension SQLiteStoreBackend {
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
         let migration = SQLiteLightweightMigration(
             url: url, sourceModel: sourceModel, destinationModel: model, destinationEntities: entities,
-            mapping: mapping, storedMetadata: stored)
+            mapping: mapping, storedMetadata: stored, busyTimeout: busyTimeout)
         do {
             try migration.run()
         } catch let error as NSError where error.domain == NSCocoaErrorDomain && !(error is SQLiteError) {

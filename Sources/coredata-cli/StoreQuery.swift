@@ -1,9 +1,13 @@
 import Foundation
+// ModelBundle (SPI Tools): Apple has no API that reads Xcode's model sources, which Xcode
+// compiles on Apple platforms. NSPredicate.throwingParse (SPI CAPI): the throwing twin of
+// NSPredicate(format:), which traps on a bad format as Apple raises; a tool must report a
+// bad --where instead.
+@_spi(Tools) @_spi(CAPI) import CoreData
 
-/// What `coredata query` does, as a library call the tests can make without spawning a
-/// process: opens a **copy** of a SQLite store with the model version its metadata names,
-/// fetches one entity with a predicate, sort keys and a limit, and renders the rows as a
-/// text table or JSON.
+/// What `coredata query` does: opens a SQLite store read-only, with the model version its
+/// metadata names, fetches one entity with a predicate, sort keys and a limit, and renders
+/// the rows as a text table or JSON.
 ///
 /// ```swift
 /// let query = try StoreQuery(arguments: ["Shop.sqlite", "--model", "Shop.xcdatamodeld",
@@ -12,28 +16,32 @@ import Foundation
 /// print(try query.run())
 /// ```
 ///
-/// The store file is never opened in place: it is copied (WAL content included) into a
-/// temporary folder, opened read-only, and the copy removed afterwards.
-@_spi(Tools) public struct StoreQuery: Sendable {
-    public var storeURL: URL
-    public var modelURL: URL
-    public var entityName: String
-    public var predicateFormat: String?
+/// The store is opened in place with `NSReadOnlyPersistentStoreOption`, which writes
+/// nothing in or beside it (no `-wal`, no `-shm`; it works in a folder the user cannot
+/// write) and reads what its WAL holds.
+struct StoreQuery {
+    var storeURL: URL
+    var modelURL: URL
+    var entityName: String
+    var predicateFormat: String?
     /// Keys to sort by; a leading `-` sorts descending.
-    public var sortKeys: [String] = []
-    public var limit = 0
-    public var json = false
+    var sortKeys: [String] = []
+    var limit = 0
+    var json = false
 
     /// Bad command-line arguments.
-    public struct ArgumentError: Error, CustomStringConvertible {
-        public let description: String
+    struct ArgumentError: Error, CustomStringConvertible {
+        let description: String
         init(_ description: String) { self.description = description }
     }
 
-    public static let usage = """
+    static let usage = """
         query <store> --model <bundle> --entity <name> [--where <predicate>]
               [--sort key[,-key…]] [--limit N] [--json]
-          <store>            a SQLite store (a copy is opened; the file is never changed)
+          <store>            a SQLite store, opened read-only: nothing is written in or beside
+                             it (no -wal or -shm; a folder you cannot write is fine), and what
+                             its -wal holds is read. It is read without locks: a program
+                             writing it at the same moment may make the query fail; run it again
           --model <bundle>   the .xcdatamodeld (the version matching the store is used)
           --entity <name>    the entity to list (sub-entities included)
           --where <format>   an NSPredicate format string, e.g. "age > 30 AND name BEGINSWITH[c] 'a'"
@@ -42,14 +50,14 @@ import Foundation
           --json             print a JSON array instead of a table
         """
 
-    public init(storeURL: URL, modelURL: URL, entityName: String) {
+    init(storeURL: URL, modelURL: URL, entityName: String) {
         self.storeURL = storeURL
         self.modelURL = modelURL
         self.entityName = entityName
     }
 
     /// Parses the arguments after `coredata query`.
-    public init(arguments: [String]) throws {
+    init(arguments: [String]) throws {
         var store: String?, model: String?, entity: String?
         var predicate: String?, sort: [String] = [], limit = 0, json = false
         // `--option=value` is the same as `--option value`.
@@ -98,7 +106,7 @@ import Foundation
     ///
     /// - Throws: `NSError`s from opening the model or store, parsing the predicate
     ///   (with its position) or fetching (an unknown key names it).
-    public func run() throws -> String {
+    func run() throws -> String {
         let (columns, rows) = try fetch()
         return json ? Self.renderJSON(columns, rows) : Self.renderTable(columns, rows)
     }
@@ -106,23 +114,18 @@ import Foundation
     /// The entity's columns (attributes, then to-one relationships) and the fetched rows.
     func fetch() throws -> (columns: [String], rows: [[String: Any]]) {
         guard FileManager.default.fileExists(atPath: storeURL.path) else {
-            throw CoreDataError.make(NSFileReadNoSuchFileError, "There is no store at \(storeURL.path).")
+            throw Self.error(NSFileReadNoSuchFileError, "There is no store at \(storeURL.path).", path: storeURL.path)
         }
-        let predicate = try predicateFormat.map { try NSPredicate.parse(format: $0) }
+        let predicate = try predicateFormat.map { try NSPredicate.throwingParse(format: $0, arguments: []) }
         let model = try Self.model(for: storeURL, bundle: modelURL)
         guard let entity = model.entitiesByName[entityName] else {
-            throw CoreDataError.make(NSCoreDataError,
-                "The model has no entity \(entityName) (entities: \(model.entitiesByName.keys.sorted().joined(separator: ", "))).")
+            throw Self.error(NSCoreDataError,
+                "The model \(modelURL.path) has no entity \(entityName) (entities: \(model.entitiesByName.keys.sorted().joined(separator: ", "))).",
+                path: modelURL.path)
         }
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-query-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent(storeURL.lastPathComponent)
-        try SQLiteStoreBackend.copyStore(from: storeURL, to: copy)
-
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: copy,
+        let store = try coordinator.addPersistentStore(type: .sqlite, at: storeURL,
                                                        options: [NSReadOnlyPersistentStoreOption: true])
         defer { try? coordinator.remove(store) }
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -162,12 +165,18 @@ import Foundation
     /// store's own open error explains the mismatch).
     static func model(for store: URL, bundle bundleURL: URL) throws -> NSManagedObjectModel {
         let (bundle, designated) = try ModelBundle.resolve(bundleURL)
-        let metadata = try SQLiteStoreBackend.readMetadata(at: store)
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
         for name in [designated] + bundle.versionNames.filter({ $0 != designated }) {
             let model = try bundle.model(forVersion: name)
             if model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) { return model }
         }
         return try bundle.model(forVersion: designated)
+    }
+
+    /// An error in `NSCocoaErrorDomain` naming `path`.
+    static func error(_ code: Int, _ description: String, path: String) -> NSError {
+        NSError(domain: NSCocoaErrorDomain, code: code,
+                userInfo: [NSLocalizedDescriptionKey: description, NSFilePathErrorKey: path])
     }
 
     // MARK: - Rendering
