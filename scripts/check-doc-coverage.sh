@@ -10,6 +10,8 @@
 #  2. no comment in Sources/, CModules/, include/, Tests/ or examples/ points at a document
 #     outside the repository (the design notes the project started from are not part of a
 #     clone).
+#  3. the README's "Differences from Apple's Core Data" list and the DocC article's are the
+#     same text (the README must show them; the article carries them into the docs).
 # Usage: scripts/check-doc-coverage.sh [--all]     (--all also lists allow-listed folders' gaps)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,3 +81,22 @@ if grep -rnE '\.\./shared|shared/(fixtures|seeds)|(FORMATS|PREDICATES|DESIGN|STY
     exit 1
 fi
 echo "none"
+
+echo "== the README's differences list and the DocC article's"
+python3 - <<'PY'
+import sys
+def bullets(path, start, end):
+    text = open(path, encoding="utf-8").read()
+    section = text[text.index(start):]
+    section = section[:section.index(end, len(start))] if end in section[len(start):] else section
+    return section[section.index("\n- **"):].strip()
+readme = bullets("README.md", "## Differences from Apple's Core Data", "\n## ")
+article = bullets("Sources/CoreData/CoreData.docc/DifferencesFromApple.md", "## The differences", "\n## ")
+if readme != article:
+    import difflib
+    sys.stdout.writelines(difflib.unified_diff(readme.splitlines(True), article.splitlines(True),
+                                               "README.md", "DifferencesFromApple.md"))
+    print("FAIL: the two differences lists differ; edit both the same way")
+    sys.exit(1)
+print(f"identical ({readme.count(chr(10) + '- **') + 1} entries)")
+PY

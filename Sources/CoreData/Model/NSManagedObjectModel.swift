@@ -39,6 +39,9 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// when it came from a model bundle: lightweight migration looks for the store's
     /// source model among the other versions of that bundle.
     var bundleURL: URL?
+    /// Why a model search found nothing, on the empty model that stands in for the missing
+    /// one (`NSPersistentContainer(name:)` reports it when its stores load).
+    var locatorError: Error?
 
     /// The model's version identifiers (`userDefinedModelVersionIdentifier` in model files);
     /// a store records them in its metadata.

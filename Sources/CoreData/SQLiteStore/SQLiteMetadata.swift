@@ -33,6 +33,23 @@ enum SQLiteMetadata {
         ]
     }
 
+    /// The keys that describe the store's schema rather than the app's data: the store
+    /// keeps them when an app replaces its metadata with a dictionary that leaves them out
+    /// (`store.metadata = ["key": value]`), as a store without its version hashes could
+    /// never be opened again.
+    static let storeKeys = [
+        NSStoreUUIDKey, NSStoreModelVersionHashesKey, NSStoreModelVersionIdentifiersKey,
+        "NSPersistenceFrameworkVersion", "NSStoreModelVersionHashesVersion", "_NSAutoVacuumLevel",
+    ]
+
+    /// `metadata` with the store's own keys (``storeKeys``) taken from `stored` where it
+    /// lacks them.
+    static func keepingStoreKeys(_ metadata: [String: Any], from stored: [String: Any]) -> [String: Any] {
+        var merged = metadata
+        for key in storeKeys where merged[key] == nil { merged[key] = stored[key] }
+        return merged
+    }
+
     /// Entity name → version hash, for the entities a store holds.
     static func versionHashes(of entities: [NSEntityDescription]) -> [String: Data] {
         var result: [String: Data] = [:]

@@ -54,6 +54,7 @@ extension SQLiteStoreBackend {
                     try order(ordering.relationship, source: ordering.source, ordering.destinations, on: connection)
                 }
                 if !(metadata as NSDictionary).isEqual(storedMetadata) {
+                    metadata = SQLiteMetadata.keepingStoreKeys(metadata, from: storedMetadata as? [String: Any] ?? [:])
                     try SQLiteMetadata.write(metadata, to: connection)
                 }
             }
