@@ -28,16 +28,9 @@ import Foundation
 /// - ``save()``
 /// - ``rollback()``
 /// - ``reset()``
-open class NSManagedObjectContext: NSObject, @unchecked Sendable {
+open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     // @unchecked Sendable: like Apple's, a context is used only on its own queue (through
     // perform/performAndWait); the queue serialises every access to its state.
-
-    /// How a context serialises its work (Apple's raw values).
-    public enum ConcurrencyType: UInt, Sendable {
-        case confinementConcurrencyType = 0
-        case privateQueueConcurrencyType = 1
-        case mainQueueConcurrencyType = 2
-    }
 
     /// When an async `perform` runs its block.
     public enum ScheduledTaskType: Int, Sendable {
@@ -45,7 +38,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         case enqueued = 1
     }
 
-    public let concurrencyType: ConcurrencyType
+    /// How the context serialises its work: on a private queue or on the main queue.
+    public let concurrencyType: NSManagedObjectContextConcurrencyType
     open var name: String?
     open var transactionAuthor: String?
     /// The coordinator the context fetches through and saves to. A child context (one
@@ -100,6 +94,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     let queue: DispatchQueue
     let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Backs ``userInfo``.
+    let userInfoStorage = NSMutableDictionary()
+    /// Backs the deprecated `lock()`/`unlock()`/`tryLock()`.
+    let contextLock = NSRecursiveLock()
 
     // MARK: - Object graph state
 
@@ -121,12 +119,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     // MARK: - Creating
 
-    public init(concurrencyType: ConcurrencyType) {
-        self.concurrencyType = concurrencyType
-        switch concurrencyType {
-        case .mainQueueConcurrencyType:
+    /// Creates a context whose work runs on a private queue or on the main queue.
+    public init(concurrencyType ct: NSManagedObjectContextConcurrencyType) {
+        self.concurrencyType = ct
+        if ct == .mainQueueConcurrencyType {
             queue = DispatchQueue.main
-        default:
+        } else {
             queue = DispatchQueue(label: "CoreData.NSManagedObjectContext")
         }
         super.init()
