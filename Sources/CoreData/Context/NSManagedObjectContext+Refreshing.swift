@@ -79,36 +79,7 @@ extension NSManagedObjectContext {
         permanentObjects.removeAll()
         temporaryObjects.removeAll()
         changes.removeAll()
-    }
-
-    /// Brings another context's save into this one: saved updates refresh the
-    /// registered objects (keeping local changes), saved deletes leave this context.
-    public func mergeChanges(fromContextDidSave notification: Notification) {
-        guard let info = notification.userInfo else { return }
-        func ids(_ key: String) -> [NSManagedObjectID] {
-            let objects = (info[key] as? Set<NSManagedObject>).map(Array.init) ?? []
-            let idValues = (info[key] as? Set<NSManagedObjectID>).map(Array.init) ?? []
-            return objects.map(\.objectID) + idValues
-        }
-        var refreshed = Set<NSManagedObject>()
-        var invalidated = Set<NSManagedObject>()
-        for objectID in ids(NSUpdatedObjectsKey) {
-            guard let object = registeredObject(for: objectID) else { continue }
-            refresh(object, mergeChanges: true)
-            refreshed.insert(object)
-        }
-        for objectID in ids(NSDeletedObjectsKey) {
-            guard let object = registeredObject(for: objectID) else { continue }
-            object.isDeletedFlag = false
-            object.isInsertedFlag = false
-            unregister(object)
-            object.storage.turnIntoFault()
-            invalidated.insert(object)
-        }
-        var payload: [AnyHashable: Any] = [:]
-        if !refreshed.isEmpty { payload[NSRefreshedObjectsKey] = refreshed }
-        if !invalidated.isEmpty { payload[NSInvalidatedObjectsKey] = invalidated }
-        if !payload.isEmpty { post(.NSManagedObjectContextObjectsDidChange, payload) }
+        post(.NSManagedObjectContextObjectsDidChange, [NSInvalidatedAllObjectsKey: true])
     }
 }
 

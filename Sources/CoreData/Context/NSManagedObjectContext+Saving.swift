@@ -102,6 +102,11 @@ extension NSManagedObjectContext {
         for object in inserts + updates { object.didSave() }
         for object in deletes { object.didSave() }
         post(.NSManagedObjectContextDidSave, info)
+        post(.NSManagedObjectContextDidSaveObjectIDs, [
+            NSInsertedObjectIDsKey: Set(inserts.map(\.objectID)),
+            NSUpdatedObjectIDsKey: Set(updates.map(\.objectID)),
+            NSDeletedObjectIDsKey: Set(deletes.map(\.objectID)),
+        ])
     }
 
     /// Gives inserted objects permanent IDs now (a store key each), without saving. In a

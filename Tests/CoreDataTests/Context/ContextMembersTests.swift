@@ -10,14 +10,19 @@ final class MembersContainer: NSPersistentContainer, @unchecked Sendable {
     var folder: TemporaryDirectory?
 
     static func make(onDisk: Bool = false) throws -> MembersContainer {
-        let container = MembersContainer(name: "Shop", managedObjectModel: TestModel.make())
         if onDisk {
             let folder = try TemporaryDirectory()
+            let container = try make(at: folder.file("Shop.sqlite"))
             container.folder = folder
-            container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: folder.file("Shop.sqlite"))]
-        } else {
-            container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+            return container
         }
+        return try make(at: URL(fileURLWithPath: "/dev/null"))
+    }
+
+    /// A container on the store at `url` (another container may have it open too).
+    static func make(at url: URL, model: NSManagedObjectModel = TestModel.make()) throws -> MembersContainer {
+        let container = MembersContainer(name: "Shop", managedObjectModel: model)
+        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
         var failure: Error?
         container.loadPersistentStores { _, error in failure = error }
         if let failure { throw failure }

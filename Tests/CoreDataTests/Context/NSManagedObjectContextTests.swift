@@ -209,8 +209,7 @@ import CoreDataTestSupport
         #expect(recorder.names.contains(.NSManagedObjectContextObjectsDidChange))
         try stack.context.save()
         #expect(recorder.names.contains(.NSManagedObjectContextWillSave))
-        let didSave = try #require(recorder.notifications.last)
-        #expect(didSave.name == .NSManagedObjectContextDidSave)
+        let didSave = try #require(recorder.notifications.last { $0.name == .NSManagedObjectContextDidSave })
         #expect((didSave.userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject>) == [item])
     }
 
