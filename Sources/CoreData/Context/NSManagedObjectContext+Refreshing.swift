@@ -42,6 +42,7 @@ extension NSManagedObjectContext {
     /// Also empties the undo manager's stacks, as Apple's does.
     public func rollback() {
         undoManager?.removeAllActions()
+        lockedObjects.removeAll()
         let (inserted, others) = changes.changedObjects
         changes.removeAll()
         for object in inserted {
@@ -78,6 +79,8 @@ extension NSManagedObjectContext {
         }
         permanentObjects.removeAll()
         temporaryObjects.removeAll()
+        assignedStores.removeAll()
+        lockedObjects.removeAll()
         changes.removeAll()
         post(.NSManagedObjectContextObjectsDidChange, [NSInvalidatedAllObjectsKey: true])
     }

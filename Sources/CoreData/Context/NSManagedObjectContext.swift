@@ -98,6 +98,10 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     let userInfoStorage = NSMutableDictionary()
     /// Backs the deprecated `lock()`/`unlock()`/`tryLock()`.
     let contextLock = NSRecursiveLock()
+    /// Stores chosen with `assign(_:to:)` for inserted objects, by object.
+    var assignedStores: [ObjectIdentifier: NSPersistentStore] = [:]
+    /// Unchanged objects marked with `detectConflicts(for:)`, checked at the next save.
+    var lockedObjects: [ObjectIdentifier: NSManagedObject] = [:]
 
     // MARK: - Object graph state
 
@@ -193,6 +197,8 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
             temporaryObjects.removeValue(forKey: object.objectID)
         }
         changes.forget(object)
+        if !assignedStores.isEmpty { assignedStores.removeValue(forKey: ObjectIdentifier(object)) }
+        if !lockedObjects.isEmpty { lockedObjects.removeValue(forKey: ObjectIdentifier(object)) }
         object.context = nil
     }
 
@@ -236,7 +242,7 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     /// The object for an ID, loaded: throws when it no longer exists in the store.
     open func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
         if let object = registeredObject(for: objectID) {
-            if object.isFault { try object.fireFaultThrowing() }
+            if object.isFault { try object.fireFaultThrowing(consultingContext: false) }
             return object
         }
         guard let source else {
@@ -249,7 +255,7 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
                 throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                     "The object \(objectID) is not in this context's parent chain.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
             }
-            try object.fireFaultThrowing()
+            try object.fireFaultThrowing(consultingContext: false)
             return object
         }
         // The row names the concrete entity (the ID may name an abstract parent).
@@ -341,6 +347,31 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     /// them (registered objects or new faults).
     func relatedObjects(_ relationship: NSRelationshipDescription, of object: NSManagedObject) throws -> [NSManagedObject] {
         try source?.relatedObjects(relationship, of: object, into: self) ?? []
+    }
+
+    // MARK: - Overridable policies
+
+    /// Whether deleted objects' delete rules run at the end of each event
+    /// (`processPendingChanges()`), as by default, or only when the context saves.
+    open var propagatesDeletesAtEndOfEvent = true
+
+    /// Decides what happens when a fault's data is gone from the store (another context
+    /// deleted it): return true to realize `fault` with nil values and mark it deleted,
+    /// false to make reading it fail. The default returns ``shouldDeleteInaccessibleFaults``;
+    /// override it to decide per object (`property` is nil: the property that fired the
+    /// fault is not known).
+    ///
+    /// Not consulted by calls that throw instead (`existingObject(with:)`).
+    ///
+    /// ```swift
+    /// override func shouldHandleInaccessibleFault(_ fault: NSManagedObject, for oid: NSManagedObjectID,
+    ///                                             triggeredByProperty property: NSPropertyDescription?) -> Bool {
+    ///     fault.entity.name == "Draft" || super.shouldHandleInaccessibleFault(fault, for: oid, triggeredByProperty: property)
+    /// }
+    /// ```
+    open func shouldHandleInaccessibleFault(_ fault: NSManagedObject, for oid: NSManagedObjectID,
+                                            triggeredByProperty property: NSPropertyDescription?) -> Bool {
+        shouldDeleteInaccessibleFaults
     }
 
     open override var description: String {

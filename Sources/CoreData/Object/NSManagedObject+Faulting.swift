@@ -35,7 +35,11 @@ extension NSManagedObject {
         }
     }
 
-    func fireFaultThrowing() throws {
+    /// Fires the fault; when the data is gone, asks the context's
+    /// `shouldHandleInaccessibleFault(_:for:triggeredByProperty:)` (unless
+    /// `consultingContext` is false, for calls that report the failure as an error) and
+    /// throws when it declines.
+    func fireFaultThrowing(consultingContext: Bool = true) throws {
         guard storage.faultState == .fault else { return }
         switch storage.fire() {
         case .fulfilled:
@@ -43,7 +47,8 @@ extension NSManagedObject {
         case .busy:
             return // already loading (a hook read a value while firing)
         case .failed:
-            if let context, context.shouldDeleteInaccessibleFaults {
+            if consultingContext, let context,
+               context.shouldHandleInaccessibleFault(self, for: objectID, triggeredByProperty: nil) {
                 // The row is gone: Apple's default is an object with nil values that
                 // reports itself deleted, not an exception.
                 storage.markRealized()
