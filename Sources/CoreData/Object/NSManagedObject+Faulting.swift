@@ -22,6 +22,15 @@ extension NSManagedObject {
         return toOneValue(slot: relationship.slot)?.isFault ?? false
     }
 
+    /// Whether the object is between states: 0 when it is settled (a fault, or realized),
+    /// non-zero while the store's values are being loaded into it.
+    ///
+    /// - Note: Apple parity: Apple also reports the transitions key-value observers see;
+    ///   Linux has no key-value observing, so outside a load this is 0.
+    public var faultingState: Int {
+        storage.faultState == .firing ? 1 : 0
+    }
+
     @inline(__always)
     func fireFaultIfNeeded() {
         if !storage.isRealized { fireFault() }

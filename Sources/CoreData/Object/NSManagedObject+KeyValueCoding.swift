@@ -27,6 +27,18 @@ extension NSManagedObject {
         didChangeValue(forKey: key)
     }
 
+    /// The value of a property by name, read and written as ``value(forKey:)`` and
+    /// ``setValue(_:forKey:)`` do.
+    ///
+    /// ```swift
+    /// item["name"] = "Milk"
+    /// let name = item["name"] as? String
+    /// ```
+    public subscript(key: String) -> Any? {
+        get { value(forKey: key) }
+        set { setValue(newValue, forKey: key) }
+    }
+
     /// The stored value without fault firing side effects beyond loading the data, and
     /// without access notifications.
     public func primitiveValue(forKey key: String) -> Any? {
@@ -35,12 +47,23 @@ extension NSManagedObject {
         return primitiveValue(atSlot: property.slot, property: property)
     }
 
-    /// Stores a value without change notifications or inverse upkeep (Apple's primitive
-    /// accessor semantics); the change is still recorded for saving.
+    /// Stores a value in the object's own storage, without change notifications or inverse
+    /// upkeep (Apple's primitive accessor).
+    ///
+    /// On its own it records no change: the property does not show in `changedValues()`,
+    /// the object does not become updated, and an update save does not write it (an insert
+    /// writes every value). Between `willChangeValue(forKey:)` and
+    /// `didChangeValue(forKey:)`, as custom accessors call it, it is a change like any
+    /// other. Apple's `awakeFromFetch` idiom (computing a transient value) so leaves the
+    /// object unchanged, and `awakeFromInsert` defaults are still saved.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         guard let property = property(forKey: key) else { return setValue(value, forUndefinedKey: key) }
         fireFaultIfNeeded()
-        setPrimitive(value, for: property)
+        if changeBracketDepth > 0 {
+            setPrimitive(value, for: property)
+        } else {
+            setPrimitiveQuietly(value, for: property)
+        }
     }
 
     /// Follows a dotted key path through to-one relationships; a to-many step gives the
@@ -181,6 +204,32 @@ extension NSManagedObject {
                 storage.setBoxed(value, at: property.slot)
             } else {
                 storage.setNull(at: property.slot)
+            }
+        }
+    }
+
+    /// Writes a property without recording a change: no dirty bit, no undo, not in the
+    /// context's changed objects.
+    func setPrimitiveQuietly(_ value: Any?, for property: NSPropertyDescription) {
+        switch property {
+        case let attribute as NSAttributeDescription:
+            invalidValues.removeValue(forKey: attribute.slot)
+            if !attribute.store(value, into: storage.loading, slot: attribute.slot) {
+                invalidValues[attribute.slot] = value // reported by validation at save
+            }
+        case let relationship as NSRelationshipDescription:
+            if relationship.isToMany {
+                let set = loadedSet(slot: relationship.slot, relationship: relationship)
+                set.removeAll()
+                for member in Self.objects(in: value) { set.add(member) }
+            } else {
+                writeToOne(value as? NSManagedObject, slot: relationship.slot, dirty: false)
+            }
+        default:
+            if let value = NSAttributeDescription.unwrap(value) {
+                _ = storage.loading.setBoxed(value, at: property.slot)
+            } else {
+                _ = storage.loading.setNull(at: property.slot)
             }
         }
     }

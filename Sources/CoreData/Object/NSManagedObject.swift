@@ -46,6 +46,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Lifecycle flags kept on the object so that hot paths need no set lookups.
     var isInsertedFlag = false
     var isDeletedFlag = false
+    /// `willChangeValue(forKey:)` calls not yet closed by `didChangeValue(forKey:)`: inside
+    /// such a bracket `setPrimitiveValue(_:forKey:)` records a change (Apple's custom
+    /// accessor pattern); outside it, it does not.
+    var changeBracketDepth: UInt16 = 0
     /// The keys of to-many relationships as last loaded or saved, for the link diff.
     var committedToMany: [Int32: [NSManagedObject]] = [:]
     /// Values whose type did not fit their attribute (reported by validation on save, as
@@ -152,11 +156,49 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     open func didAccessValue(forKey key: String?) {}
 
+    /// Announces a change of `key`: fires the fault, and opens a change that a
+    /// `setPrimitiveValue(_:forKey:)` before the matching ``didChangeValue(forKey:)``
+    /// records (dirtying the property, as a setter would). Overrides call `super`.
+    ///
+    /// ```swift
+    /// var title: String? {
+    ///     get { willAccessValue(forKey: "title"); defer { didAccessValue(forKey: "title") }
+    ///           return primitiveValue(forKey: "title") as? String }
+    ///     set { willChangeValue(forKey: "title"); defer { didChangeValue(forKey: "title") }
+    ///           setPrimitiveValue(newValue, forKey: "title") }
+    /// }
+    /// ```
     open func willChangeValue(forKey key: String) {
         fireFaultIfNeeded()
+        changeBracketDepth &+= 1
     }
 
-    open func didChangeValue(forKey key: String) {}
+    /// Closes the change opened by ``willChangeValue(forKey:)``. Overrides call `super`.
+    open func didChangeValue(forKey key: String) {
+        if changeBracketDepth > 0 { changeBracketDepth -= 1 }
+    }
+
+    /// Announces a change to the members of the to-many relationship `inKey` (objects
+    /// added, removed, kept or replaced, as `inMutationKind` says): the same as
+    /// ``willChangeValue(forKey:)`` here. Overrides call `super`.
+    open func willChangeValue(forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind,
+                              using inObjects: Set<AnyHashable>) {
+        willChangeValue(forKey: inKey)
+    }
+
+    /// Closes the change opened by
+    /// ``willChangeValue(forKey:withSetMutation:using:)``. Overrides call `super`.
+    open func didChangeValue(forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind,
+                             using inObjects: Set<AnyHashable>) {
+        didChangeValue(forKey: inKey)
+    }
+
+    /// Whether changing a property the model does not know leaves the object unchanged:
+    /// true, as on Apple since 10.6.
+    ///
+    /// - Note: Apple parity: properties the model does not declare are plain Swift
+    ///   properties here, never tracked, so this is always true in effect.
+    open class var contextShouldIgnoreUnmodeledPropertyChanges: Bool { true }
 
     // MARK: - Validation (override points)
 
