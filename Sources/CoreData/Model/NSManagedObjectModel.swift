@@ -74,6 +74,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         }
         _entities = entities
         for entity in entities { entity.managedObjectModel = self }
+        LoadedModels.shared.note(self)
     }
 
     // MARK: - Entities
@@ -168,5 +169,6 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         if isFrozen { return }
         try ModelFreezer(model: self).freeze()
         isFrozen = true
+        LoadedModels.shared.note(self)
     }
 }

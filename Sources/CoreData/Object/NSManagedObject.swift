@@ -99,8 +99,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     // MARK: - Class-level entity lookup
 
-    /// The entity of this class in the model of the given context (or of any model a
-    /// coordinator uses when `context` is nil).
+    /// The entity of this class, found by class name in the models the process has loaded
+    /// (read from a model file, merged with `mergedModel(from:)` or `init(byMerging:)`, or
+    /// used by a coordinator), the newest first: it works before any context exists.
+    ///
+    /// Traps when no loaded model has an entity of this class, as Apple raises.
     open class func entity() -> NSEntityDescription {
         guard let entity = ManagedClassRegistry.shared.entity(for: self) else {
             coreDataMisuse("No NSEntityDescription in any model claims the NSManagedObject subclass '\(String(reflecting: self))'.")
