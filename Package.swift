@@ -18,6 +18,11 @@ let package = Package(
         .library(name: "coredata", type: .dynamic, targets: ["CoreDataC"]),
         .executable(name: "coredata-bench", targets: ["coredata-bench"]),
     ],
+    dependencies: [
+        // The DocC plugin: `swift package generate-documentation --target CoreData` builds the
+        // catalog Sources/CoreData/CoreData.docc. A command plugin only: nothing of it is linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ],
     targets: [
         // The runtime shim: KVC slot storage, fault state, dirty bits, snapshots (C, private).
         .target(

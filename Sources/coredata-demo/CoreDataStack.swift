@@ -1,6 +1,6 @@
 import CoreData
 
-// The seeds' "Setting up a Core Data stack" singleton, unchanged but for two lines:
+// The singleton of Apple's article "Setting up a Core Data stack", unchanged but for two lines:
 // `ObservableObject` (Combine, not on Linux) is dropped, and the class is marked
 // `@unchecked Sendable` for Swift 6's check of the `shared` global (a command-line
 // program uses it from the main thread only).

@@ -25,44 +25,62 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     // @unchecked Sendable: `persistentStoreDescriptions` is set up before loading; the
     // coordinator is thread-safe; `viewContext` is confined to the main queue.
 
-    public let name: String
-    public let managedObjectModel: NSManagedObjectModel
-    public let persistentStoreCoordinator: NSPersistentStoreCoordinator
+    private let containerName: String
+    private let model: NSManagedObjectModel
+    private let coordinator: NSPersistentStoreCoordinator
+
+    /// The container's name: the model's name for `init(name:)`, and the default store
+    /// file's base name.
+    open var name: String { containerName }
+    /// The model of every store the container loads.
+    open var managedObjectModel: NSManagedObjectModel { model }
+    /// The coordinator the container's contexts share.
+    open var persistentStoreCoordinator: NSPersistentStoreCoordinator { coordinator }
+    /// The stores `loadPersistentStores(completionHandler:)` adds: one SQLite store at
+    /// `defaultDirectoryURL()/<name>.sqlite` unless changed before loading.
     open var persistentStoreDescriptions: [NSPersistentStoreDescription]
-    /// Why `init(name:)` found no model, reported by `loadPersistentStores`.
-    private let modelError: Error?
 
     /// The main-queue context (see `NSManagedObjectContext.perform` for command-line use).
-    public private(set) lazy var viewContext: NSManagedObjectContext = {
+    open var viewContext: NSManagedObjectContext { mainContext }
+
+    private lazy var mainContext: NSManagedObjectContext = {
         let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
         context.persistentStoreCoordinator = persistentStoreCoordinator
         context.name = "viewContext"
         return context
     }()
 
-    /// Creates a container with the model named `name`.
+    /// Creates a container with the model named `name`, through the designated
+    /// ``init(name:managedObjectModel:)``: a subclass that overrides it, or that overrides
+    /// ``defaultDirectoryURL()``, is used by this initializer too.
     ///
     /// - Note: Apple parity: when no model is found Apple logs and continues with an
     ///   empty model; we do the same, and `loadPersistentStores` reports the error, naming
     ///   every place searched.
     public convenience init(name: String) {
         do {
-            let model = try ModelLocator.model(named: name)
-            self.init(name: name, managedObjectModel: model, modelError: nil)
+            self.init(name: name, managedObjectModel: try ModelLocator.model(named: name))
         } catch {
-            self.init(name: name, managedObjectModel: NSManagedObjectModel(), modelError: error)
+            let placeholder = NSManagedObjectModel()
+            placeholder.locatorError = error
+            self.init(name: name, managedObjectModel: placeholder)
         }
     }
 
-    public convenience init(name: String, managedObjectModel model: NSManagedObjectModel) {
-        self.init(name: name, managedObjectModel: model, modelError: nil)
-    }
-
-    private init(name: String, managedObjectModel model: NSManagedObjectModel, modelError: Error?) {
-        self.name = name
-        self.managedObjectModel = model
-        self.modelError = modelError
-        self.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+    /// Creates a container for `model`; its default store is
+    /// `<defaultDirectoryURL()>/<name>.sqlite` (the subclass's `defaultDirectoryURL()` when
+    /// a subclass overrides it).
+    ///
+    /// ```swift
+    /// final class TestContainer: NSPersistentContainer {
+    ///     override class func defaultDirectoryURL() -> URL { scratchFolder }
+    /// }
+    /// let container = TestContainer(name: "Shop", managedObjectModel: model)
+    /// ```
+    public init(name: String, managedObjectModel model: NSManagedObjectModel) {
+        self.containerName = name
+        self.model = model
+        self.coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         let url = Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite")
         self.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
         super.init()
@@ -93,34 +111,29 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// if that store could not be added.
     open func loadPersistentStores(completionHandler block: @escaping (NSPersistentStoreDescription, Error?) -> Void) {
         for description in persistentStoreDescriptions {
-            if description.shouldAddStoreAsynchronously {
-                let box = UncheckedSendableBox((self, description, block))
+            if let failure = preparationError(for: description) {
+                guard description.shouldAddStoreAsynchronously else {
+                    block(description, failure)
+                    continue
+                }
+                let box = UncheckedSendableBox((description, failure, block))
                 DispatchQueue.global().async {
                     // Not `let (a, b, c) = box.value`: in -O builds Swift 6.3.1's
                     // CopyPropagation pass crashes on that destructuring.
                     let value = box.value
-                    value.2(value.1, value.0.load(value.1))
+                    value.2(value.0, value.1)
                 }
-            } else {
-                block(description, load(description))
+                continue
             }
+            persistentStoreCoordinator.addPersistentStore(with: description, completionHandler: block)
         }
     }
 
-    private func load(_ description: NSPersistentStoreDescription) -> Error? {
-        if let modelError { return modelError }
-        do {
-            var options: [AnyHashable: Any] = [:]
-            for (key, value) in description.options { options[key] = value }
-            // The SQLite store creates its folder itself (unless read-only, when nothing
-            // may be written), and names that folder if it cannot.
-            try persistentStoreCoordinator.addPersistentStore(
-                ofType: description.type, configurationName: description.configuration,
-                at: description.url, options: options)
-            return nil
-        } catch {
-            return error
-        }
+    /// Why a description cannot be loaded before the coordinator sees it: no model was
+    /// found. (The SQLite store creates its folder itself, unless read-only, when nothing may
+    /// be written, and names that folder if it cannot.)
+    private func preparationError(for description: NSPersistentStoreDescription) -> Error? {
+        managedObjectModel.locatorError
     }
 
     /// A new private-queue context on the container's coordinator.

@@ -1,11 +1,18 @@
 import Foundation
 
 /// A root context's source: the persistent store coordinator, its stores and its row cache.
+///
+/// Every call it makes to the coordinator names its context as the requesting one
+/// (``NSPersistentStoreCoordinator/serving(_:_:)``): that is the context a custom store
+/// receives in `execute(_:with:)` and `newValuesForObject(with:with:)`.
 final class CoordinatorObjectSource: ObjectSource {
     private let root: NSPersistentStoreCoordinator
+    /// The context this source serves (which owns the source).
+    private unowned let context: NSManagedObjectContext
 
-    init(_ coordinator: NSPersistentStoreCoordinator) {
+    init(_ coordinator: NSPersistentStoreCoordinator, context: NSManagedObjectContext) {
         self.root = coordinator
+        self.context = context
     }
 
     var coordinator: NSPersistentStoreCoordinator? { root }
@@ -43,20 +50,22 @@ final class CoordinatorObjectSource: ObjectSource {
                 if query.identitiesOnly {
                     // See NSPersistentStoreCoordinator+Batches.swift: the values load when the
                     // faults fire, a batch at a time.
-                    let keys = try root.fetchKeys(plan, in: store, batchSize: query.fetchBatchSize)
+                    let keys = try root.serving(context) { try root.fetchKeys(plan, in: store, batchSize: query.fetchBatchSize) }
                     objects += keys.compactMap {
                         context.registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: store, fallback: nil)
                     }
                 } else {
-                    let rows = try root.fetchRows(plan, in: store)
+                    let rows = try root.serving(context) { try root.fetchRows(plan, in: store) }
                     context.reserveRegistrations(rows.count)
                     objects += rows.map { context.register(row: $0, store: store, asFault: query.returnsFaults) }
                 }
             } catch is StoreFetchUnsupported {
                 // The store cannot express the predicate: read every row of the entity and
                 // filter (and sort) in memory.
-                let all = FetchPlan(entity: query.entity, includesSubentities: query.includesSubentities)
-                let rows = try root.fetchRows(all, in: store)
+                var all = FetchPlan(entity: query.entity, includesSubentities: query.includesSubentities)
+                all.hintPredicate = query.predicate
+                all.hintSortDescriptors = query.sortDescriptors
+                let rows = try root.serving(context) { try root.fetchRows(all, in: store) }
                 context.reserveRegistrations(rows.count)
                 let candidates = rows.map { context.register(row: $0, store: store, asFault: false) }
                 if let predicate = query.predicate {
@@ -73,7 +82,9 @@ final class CoordinatorObjectSource: ObjectSource {
     func count(_ query: SourceQuery) throws -> Int? {
         let plan = plan(query, sorts: [])
         do {
-            return try stores(for: query).reduce(0) { total, store in total + (try root.count(plan, in: store)) }
+            return try root.serving(context) {
+                try stores(for: query).reduce(0) { total, store in total + (try root.count(plan, in: store)) }
+            }
         } catch is StoreFetchUnsupported {
             return nil
         }
@@ -87,18 +98,24 @@ final class CoordinatorObjectSource: ObjectSource {
     // MARK: - Objects
 
     func row(for objectID: NSManagedObjectID, maxAge: TimeInterval) throws -> StoreRow? {
-        try root.row(for: objectID, maxAge: maxAge)
+        // The fault path: only a store that talks to contexts needs to know which one asks.
+        guard objectID.storeReference?.talksToContexts == true else { return try root.row(for: objectID, maxAge: maxAge) }
+        return try root.serving(context) { try root.row(for: objectID, maxAge: maxAge) }
     }
 
     func freshRow(for objectID: NSManagedObjectID) throws -> StoreRow? {
         root.evictRow(for: objectID)
-        return try root.row(for: objectID)
+        return try root.serving(context) { try root.row(for: objectID) }
     }
 
     func relatedObjects(_ relationship: NSRelationshipDescription, of object: NSManagedObject,
                         into context: NSManagedObjectContext) throws -> [NSManagedObject] {
         guard !object.objectID.isTemporaryID else { return [] }
-        return try root.relatedKeys(relationship, of: object.objectID).compactMap {
+        let objectID = object.objectID
+        let keys = objectID.storeReference?.talksToContexts == true
+            ? try root.serving(context) { try root.relatedKeys(relationship, of: objectID) }
+            : try root.relatedKeys(relationship, of: objectID)
+        return keys.compactMap {
             context.registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: object.objectID.persistentStore,
                                             fallback: relationship.destinationEntity)
         }
@@ -112,7 +129,7 @@ final class CoordinatorObjectSource: ObjectSource {
             throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                 "The object \(objectID) is not in this context's stores.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
         }
-        guard let row = try root.row(for: objectID) else {
+        guard let row = try root.serving(context, { try root.row(for: objectID) }) else {
             throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                 "The object \(objectID) does not exist in its store.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
         }

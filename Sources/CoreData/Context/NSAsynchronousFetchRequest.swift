@@ -22,11 +22,14 @@ import Foundation
 open class NSAsynchronousFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Sendable {
     // @unchecked Sendable: configured once, then only read by the fetch.
 
+    /// The fetch to run.
     public let fetchRequest: NSFetchRequest<ResultType>
+    /// Called on the context's queue when the fetch finishes, fails or is cancelled.
     public let completionBlock: ((NSAsynchronousFetchResult<ResultType>) -> Void)?
     /// A hint for the progress' total; 0 means unknown.
     open var estimatedResultCount: Int = 0
 
+    /// Wraps `request` for `NSManagedObjectContext.execute(_:)`; `block` receives the result.
     public init(fetchRequest request: NSFetchRequest<ResultType>,
                 completionBlock block: ((NSAsynchronousFetchResult<ResultType>) -> Void)? = nil) {
         fetchRequest = request
@@ -34,6 +37,7 @@ open class NSAsynchronousFetchRequest<ResultType>: NSPersistentStoreRequest, @un
         super.init()
     }
 
+    /// Always ``NSPersistentStoreRequestType/fetchRequestType``.
     open override var requestType: NSPersistentStoreRequestType { .fetchRequestType }
 
     /// Runs the fetch on `context`'s queue; called by `NSManagedObjectContext.execute(_:)`.
@@ -57,6 +61,7 @@ open class NSPersistentStoreAsynchronousResult: NSPersistentStoreResult, @unchec
     // @unchecked Sendable: `lock` guards the mutable state.
     let lock = NSLock()
     var error: Error?
+    /// The context that executed the request.
     public let managedObjectContext: NSManagedObjectContext
     /// The request's progress: one unit, done when the fetch finishes; cancelling it (or
     /// a parent that was current when the request was executed) cancels the fetch.
@@ -82,6 +87,7 @@ open class NSPersistentStoreAsynchronousResult: NSPersistentStoreResult, @unchec
 /// The outcome of an ``NSAsynchronousFetchRequest``.
 open class NSAsynchronousFetchResult<ResultType>: NSPersistentStoreAsynchronousResult, @unchecked Sendable {
     // @unchecked Sendable: `lock` guards `result`.
+    /// The request this is the result of.
     public let fetchRequest: NSAsynchronousFetchRequest<ResultType>
     private var result: [ResultType]?
 

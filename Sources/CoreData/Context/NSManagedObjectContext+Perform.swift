@@ -95,10 +95,3 @@ extension NSManagedObjectContext {
 final class ContextStack {
     var contexts: [NSManagedObjectContext] = []
 }
-
-/// Carries a value across a queue hop that the caller already serialises (the context's
-/// queue): the compiler cannot see that guarantee.
-struct UncheckedSendableBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}

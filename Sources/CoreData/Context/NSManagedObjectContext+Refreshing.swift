@@ -68,6 +68,7 @@ extension NSManagedObjectContext {
     /// Forgets every object: registered objects become unusable faults without context.
     public func reset() {
         undoManager?.removeAllActions()
+        noteUnregistered(Array(permanentObjects.values))
         for object in allRegisteredObjects {
             object.context = nil
             object.isInsertedFlag = false

@@ -115,7 +115,11 @@ extension NSManagedObjectContext {
                 reassign(object, to: objectID)
             }
         }
-        for (object, objectID) in try allocatePermanentIDs(for: objects.filter { $0.isInsertedFlag }) {
+        let inserted = objects.filter { $0.isInsertedFlag }
+        let assigned = try persistentStoreCoordinator.map { coordinator in
+            try coordinator.serving(self) { try allocatePermanentIDs(for: inserted) }
+        } ?? allocatePermanentIDs(for: inserted)
+        for (object, objectID) in assigned {
             reassign(object, to: objectID)
         }
     }
@@ -128,15 +132,35 @@ extension NSManagedObjectContext {
         }
         let pending = objects.filter { $0.objectID.isTemporaryID && $0.context === self }
         let groups = Dictionary(grouping: pending) { ObjectIdentifier($0.entity.runtime.root) }
-        var result: [(NSManagedObject, NSManagedObjectID)] = []
+        // Each inheritance family's store; a store that chooses identities itself (a custom
+        // store's obtainPermanentIDs(for:)) is asked once for all its objects, as on Apple.
+        var byStore: [ObjectIdentifier: (store: NSPersistentStore, groups: [[NSManagedObject]])] = [:]
         for group in groups.values {
             let entity = group[0].entity
             guard let store = coordinator.store(for: entity) else {
                 throw CoreDataError.make(NSPersistentStoreSaveError, "No store of the coordinator holds the entity \(entity.name ?? "?").")
             }
-            let first = try coordinator.allocateKeys(entity: entity, count: group.count, in: store)
-            for (offset, object) in group.enumerated() {
-                result.append((object, NSManagedObjectID(entity: object.entity, store: store, reference: .permanent(first + Int64(offset)))))
+            byStore[ObjectIdentifier(store), default: (store, [])].groups.append(group)
+        }
+        var result: [(NSManagedObject, NSManagedObjectID)] = []
+        for (store, storeGroups) in byStore.values {
+            let all = storeGroups.flatMap { $0 }
+            if let keys = try coordinator.obtainKeys(for: all, in: store) {
+                guard keys.count == all.count else {
+                    throw CoreDataError.make(NSCoreDataError,
+                        "The store returned \(keys.count) permanent IDs for \(all.count) objects.")
+                }
+                for (object, key) in zip(all, keys) {
+                    let entity = coordinator.managedObjectModel.entity(forID: key.entityID) ?? object.entity
+                    result.append((object, NSManagedObjectID(entity: entity, store: store, reference: .permanent(key.pk))))
+                }
+                continue
+            }
+            for group in storeGroups {
+                let first = try coordinator.allocateKeys(entity: group[0].entity, count: group.count, in: store)
+                for (offset, object) in group.enumerated() {
+                    result.append((object, NSManagedObjectID(entity: object.entity, store: store, reference: .permanent(first + Int64(offset)))))
+                }
             }
         }
         return result
@@ -144,7 +168,10 @@ extension NSManagedObjectContext {
 
     func reassign(_ object: NSManagedObject, to objectID: NSManagedObjectID) {
         temporaryObjects.removeValue(forKey: object.objectID)
-        if let key = registryKey(object.objectID) { permanentObjects.removeValue(forKey: key) }
+        if let key = registryKey(object.objectID) {
+            permanentObjects.removeValue(forKey: key)
+            noteUnregistered([object])
+        }
         object.objectID = objectID
         register(object)
     }

@@ -58,7 +58,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             if newValue != nil, parentContext != nil {
                 coreDataMisuse("Context already has a parent context; cannot set a coordinator.")
             }
-            source = newValue.map(CoordinatorObjectSource.init)
+            source = newValue.map { CoordinatorObjectSource($0, context: self) }
             if let newValue { ManagedClassRegistry.shared.noteModel(newValue.managedObjectModel) }
             if automaticallyMergesChangesFromParent { observeSavesForAutomaticMerging(true) }
         }
@@ -142,6 +142,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if let automaticMergeObserver { NotificationCenter.default.removeObserver(automaticMergeObserver) }
         // Objects may outlive the context: they must not point at it any more, and their
         // slots may reference each other in cycles, which clearing breaks.
+        noteUnregistered(Array(permanentObjects.values))
         for object in allRegisteredObjects {
             object.context = nil
             object.storage.turnIntoFault()
@@ -178,6 +179,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         object.context = self
         if let key = registryKey(object.objectID) {
             permanentObjects[key] = object
+            if object.objectID.storeReference?.talksToContexts == true {
+                object.objectID.persistentStore?.contextDidRegister([object.objectID])
+            }
         } else {
             temporaryObjects[object.objectID] = object
         }
@@ -186,11 +190,23 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     func unregister(_ object: NSManagedObject) {
         if let key = registryKey(object.objectID) {
             permanentObjects.removeValue(forKey: key)
+            noteUnregistered([object])
         } else {
             temporaryObjects.removeValue(forKey: object.objectID)
         }
         changes.forget(object)
         object.context = nil
+    }
+
+    /// Tells the stores that want to know (`NSIncrementalStore`) that this context no
+    /// longer holds these objects of theirs.
+    func noteUnregistered(_ objects: [NSManagedObject]) {
+        var byStore: [ObjectIdentifier: (NSPersistentStore, [NSManagedObjectID])] = [:]
+        for object in objects where object.objectID.storeReference?.talksToContexts == true {
+            guard let store = object.objectID.persistentStore else { continue }
+            byStore[ObjectIdentifier(store), default: (store, [])].1.append(object.objectID)
+        }
+        for (store, objectIDs) in byStore.values { store.contextDidUnregister(objectIDs) }
     }
 
     /// The object for an ID: the registered one, or a new fault (no I/O). Apple's

@@ -29,7 +29,7 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
 
     /// Resolves uniqueness conflicts found by a save: `error` throws
     /// `NSManagedObjectConstraintMergeError`; the others keep one object per constraint
-    /// value (see ``resolveConstraintConflicts(_:)``). Subclasses override to decide
+    /// value (see `resolveConstraintConflicts(_:)`). Subclasses override to decide
     /// themselves.
     open func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
         try resolveConstraintConflicts(list)

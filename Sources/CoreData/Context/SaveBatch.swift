@@ -25,7 +25,8 @@ final class SaveBatch {
     }
 
     private func assignKeys() throws {
-        for (object, objectID) in try context.allocatePermanentIDs(for: inserts) {
+        let assigned = try coordinator.serving(context) { try context.allocatePermanentIDs(for: inserts) }
+        for (object, objectID) in assigned {
             newIDs[ObjectIdentifier(object)] = objectID
         }
     }
@@ -53,7 +54,8 @@ final class SaveBatch {
             rows[ObjectIdentifier(object)] = row
             let slots = object.entity.runtime.storedSlots
             withChanges(store) {
-                $0.inserts.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: 0))
+                $0.inserts.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: 0,
+                                        object: object))
             }
             addLinks(of: object, store: store)
         }
@@ -65,28 +67,19 @@ final class SaveBatch {
             let slots = object.entity.runtime.slotProperties
                 .filter { EntityRuntime.isStored($0) && object.differsFromCommitted($0) }.map(\.slot)
             withChanges(store) {
-                $0.updates.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: version))
+                $0.updates.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: version,
+                                        object: object))
             }
             addLinks(of: object, store: store)
         }
         for object in deletes {
             guard let store = object.objectID.persistentStore, let pk = object.objectID.primaryKey else { continue }
             withChanges(store) {
-                $0.deletes.append(.init(entity: object.entity, pk: pk, expectedVersion: object.committedRow?.version ?? 0))
+                $0.deletes.append(.init(entity: object.entity, pk: pk, expectedVersion: object.committedRow?.version ?? 0,
+                                        object: object))
             }
             removeAllLinks(of: object, store: store)
         }
-    }
-
-    /// Whether a to-many is stored as join-table links from this side: many-to-many
-    /// (reported by one canonical side) or a to-many without inverse.
-    static func ownsLinks(_ relationship: NSRelationshipDescription) -> Bool {
-        guard relationship.isToMany else { return false }
-        guard let inverse = relationship.inverseRelationship else { return true }
-        guard inverse.isToMany else { return false }
-        let mine = (relationship.entity.runtime.entityID, relationship.name)
-        let theirs = (inverse.entity.runtime.entityID, inverse.name)
-        return mine <= theirs
     }
 
     private func addLinks(of object: NSManagedObject, store: NSPersistentStore) {
@@ -95,7 +88,7 @@ final class SaveBatch {
         where relationship.isToMany && !relationship.isTransient {
             guard object.storage.isDirty(at: relationship.slot) else { continue }
             let current = object.toManyMembers(slot: relationship.slot, relationship: relationship)
-            if Self.ownsLinks(relationship) {
+            if StoreChanges.ownsLinks(relationship) {
                 let committed = object.committedToMany[relationship.slot] ?? []
                 let currentIDs = Set(current.map(ObjectIdentifier.init))
                 let committedIDs = Set(committed.map(ObjectIdentifier.init))
@@ -122,7 +115,7 @@ final class SaveBatch {
     private func removeAllLinks(of object: NSManagedObject, store: NSPersistentStore) {
         guard let source = key(of: object) else { return }
         for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties
-        where Self.ownsLinks(relationship) && !relationship.isTransient {
+        where StoreChanges.ownsLinks(relationship) && !relationship.isTransient {
             let members = object.committedToMany[relationship.slot]
                 ?? object.toManyMembers(slot: relationship.slot, relationship: relationship)
             withChanges(store) { changes in
@@ -146,8 +139,9 @@ final class SaveBatch {
     /// Sends each store its change set. A conflict becomes `NSManagedObjectMergeError`.
     func write() throws {
         for (store, storeChanges) in changes.values {
+            if store.backend.readsObjectsOnSave { givePermanentIDs(inStore: store) }
             do {
-                try coordinator.apply(storeChanges, to: store)
+                try coordinator.serving(context) { try coordinator.apply(storeChanges, to: store) }
             } catch let conflict as StoreConflict {
                 let object = (updates + deletes).first {
                     $0.objectID.primaryKey == conflict.pk && $0.entity.runtime.root === conflict.entity.runtime.root
@@ -162,6 +156,18 @@ final class SaveBatch {
                     "Could not merge changes: the object \(conflict.entity.name ?? "?") p\(conflict.pk) changed in the store since it was read (version \(conflict.expectedVersion) → \(conflict.storedVersion.map(String.init) ?? "deleted")).",
                     userInfo: [NSPersistentStoreSaveConflictsErrorKey: conflicts])
             }
+        }
+    }
+
+    /// Gives the inserted objects bound for `store` their permanent IDs before the store
+    /// sees them: a custom store reads `objectID` from the objects of a save (Apple assigns
+    /// them before `execute(_:with:)` with the save request). They keep them if the save
+    /// then fails, as on Apple.
+    private func givePermanentIDs(inStore store: NSPersistentStore) {
+        for object in inserts {
+            guard let objectID = newIDs[ObjectIdentifier(object)], objectID.persistentStore === store else { continue }
+            context.reassign(object, to: objectID)
+            newIDs.removeValue(forKey: ObjectIdentifier(object))
         }
     }
 

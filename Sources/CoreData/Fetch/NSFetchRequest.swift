@@ -4,9 +4,14 @@ import Foundation
 public struct NSFetchRequestResultType: OptionSet, Sendable {
     public let rawValue: UInt
     public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// Managed objects (the default): `NSFetchRequest<NSManagedObject>` or a subclass.
     public static let managedObjectResultType = NSFetchRequestResultType([])
+    /// Object IDs only: `NSFetchRequest<NSManagedObjectID>`; no row values are read.
     public static let managedObjectIDResultType = NSFetchRequestResultType(rawValue: 1)
+    /// One dictionary per row or group, holding ``NSFetchRequest/propertiesToFetch``:
+    /// `NSFetchRequest<NSDictionary>`.
     public static let dictionaryResultType = NSFetchRequestResultType(rawValue: 2)
+    /// The number of matching objects, as a one-element array holding an `NSNumber`.
     public static let countResultType = NSFetchRequestResultType(rawValue: 4)
 }
 
@@ -37,14 +42,21 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
     // @unchecked Sendable: configured on one thread, then only read by the fetch.
 
     private var _entityName: String?
+    /// The entity to fetch. A request made with ``init(entityName:)`` finds it in the
+    /// context's model when it runs.
     open var entity: NSEntityDescription? {
         didSet { if let name = entity?.name { _entityName = name } }
     }
+    /// The name of the entity to fetch.
     open var entityName: String? { entity?.name ?? _entityName }
+    /// Which objects to fetch; nil fetches all of them. The SQLite store compiles it to SQL
+    /// (see <doc:PredicateLanguage>).
     open var predicate: NSPredicate?
+    /// The order of the results, first descriptor first; nil leaves the order undefined.
     open var sortDescriptors: [NSSortDescriptor]?
     /// 0 means no limit.
     open var fetchLimit: Int = 0
+    /// How many matching objects to skip before the first result (with ``fetchLimit``, a page).
     open var fetchOffset: Int = 0
     /// With a size above 0, the fetch reads only the matching objects' keys and returns
     /// faults; the first object used in each run of `fetchBatchSize` objects reads the rows
@@ -54,27 +66,56 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
     ///   batch by batch; `fetch` returns a Swift array, so every object exists (as a fault,
     ///   without its values) from the start, and only the values load per batch.
     open var fetchBatchSize: Int = 0
+    /// What the fetch returns: objects (default), object IDs, dictionaries or a count. It must
+    /// agree with `ResultType`.
     open var resultType: NSFetchRequestResultType = .managedObjectResultType
+    /// When true (the default), objects not yet registered in the context come back as
+    /// faults whose values load on first use, from the rows just read; when false they come
+    /// back with their values.
     open var returnsObjectsAsFaults: Bool = true
+    /// When true (the default), the fetch sees the context's unsaved inserts, changes and
+    /// deletes; when false, only what the stores hold.
     open var includesPendingChanges: Bool = true
+    /// When true (the default), objects of the entity's sub-entities match too.
     open var includesSubentities: Bool = true
     /// When false, the SQLite store reads only the objects' keys and returns faults (the
     /// values load when used). The in-memory store holds its values already.
     open var includesPropertyValues: Bool = true
+    /// With dictionary results, drops duplicate dictionaries. Ignored for other result types, as
+    /// on Apple platforms.
     open var returnsDistinctResults: Bool = false
+    /// Asks that objects already registered in the context take the fetched values.
+    ///
+    /// - Note: Apple parity: not honoured; registered objects keep their in-memory state
+    ///   (call `refresh(_:mergeChanges:)` on the context to reload them).
     open var shouldRefreshRefetchedObjects: Bool = false
+    /// With dictionary results: what each dictionary holds, as attribute names,
+    /// ``NSPropertyDescription``s or ``NSExpressionDescription``s (for aggregates such as
+    /// `@sum`).
     open var propertiesToFetch: [Any]?
+    /// With dictionary results: the properties whose values form the groups, one dictionary
+    /// per group.
+    ///
+    /// - Note: Apple parity: grouped in memory from one store query, where Apple groups in
+    ///   SQL; the results are the same.
     open var propertiesToGroupBy: [Any]?
+    /// With ``propertiesToGroupBy``: which groups to keep, tested against each group's
+    /// dictionary.
     open var havingPredicate: NSPredicate?
+    /// Relationship key paths (`"items"`, `"list.owner"`) whose destinations the fetch reads
+    /// too, so that walking them fires no further query per object.
     open var relationshipKeyPathsForPrefetching: [String]?
 
+    /// Creates a request with no entity; set ``entity`` before it runs.
     public override init() { super.init() }
 
+    /// Creates a request for the entity named `entityName`.
     public convenience init(entityName: String) {
         self.init()
         _entityName = entityName
     }
 
+    /// Always ``NSPersistentStoreRequestType/fetchRequestType``.
     open override var requestType: NSPersistentStoreRequestType { .fetchRequestType }
 
     open override var description: String {

@@ -2,10 +2,18 @@ import Foundation
 
 /// The kinds of request a coordinator executes (Apple's raw values).
 public enum NSPersistentStoreRequestType: UInt, Sendable {
+    /// A fetch: ``NSFetchRequest`` or ``NSAsynchronousFetchRequest``.
     case fetchRequestType = 1
+    /// A save request. Kept for Apple's numbering; contexts save without a request object.
     case saveRequestType = 2
+    /// A batch insert.
+    ///
+    /// - Note: Apple parity: batch requests (`NSBatchInsertRequest` and its siblings) are
+    ///   not implemented; the case exists for Apple's numbering.
     case batchInsertRequestType = 5
+    /// A batch update. Not implemented here (see ``batchInsertRequestType``).
     case batchUpdateRequestType = 6
+    /// A batch delete. Not implemented here (see ``batchInsertRequestType``).
     case batchDeleteRequestType = 7
 }
 
@@ -14,5 +22,6 @@ open class NSPersistentStoreRequest: NSObject, @unchecked Sendable {
     // @unchecked Sendable: a request is configured on one thread, then only read.
     /// The stores the request goes to; `nil` means every store of the coordinator.
     open var affectedStores: [NSPersistentStore]?
+    /// The kind of request, which subclasses override.
     open var requestType: NSPersistentStoreRequestType { .fetchRequestType }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Checks a fetch request's predicate against its entity before any row is read: unknown
-/// keys and to-many key paths used as one value (PREDICATES.md §3.5) are errors whatever
-/// the store holds.
+/// Checks a fetch request's predicate against its entity before any row is read: unknown keys and
+/// to-many key paths used as one value (<doc:PredicateLanguage#To-many-key-paths>) are errors
+/// whatever the store holds.
 ///
 /// The SQL compiler finds these when it compiles; in memory they would only surface when
 /// the evaluator reaches such a comparison for some object (never, in an empty store, or

@@ -54,6 +54,7 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
         public static let composite = AttributeType(rawValue: .compositeAttributeType)
     }
 
+    /// What the attribute holds and how the store keeps it (see ``NSAttributeType``).
     open var attributeType: NSAttributeType = .undefinedAttributeType {
         willSet { assertEditable() }
     }
@@ -66,9 +67,24 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
 
     /// The value a newly inserted object starts with.
     open var defaultValue: Any? { willSet { assertEditable() } }
+    /// For a transformable attribute: the name under which its `ValueTransformer` is registered.
+    ///
+    /// - Note: Apple parity: with no name (or an unregistered one) values are stored and read
+    ///   back as `Data` unchanged; Apple falls back to `NSSecureUnarchiveFromData`.
     open var valueTransformerName: String? { willSet { assertEditable() } }
+    /// Whether large values may live in files beside the store. Part of the version hash.
+    ///
+    /// - Note: Apple parity: external storage is not implemented; every value stays in its
+    ///   column.
     open var allowsExternalBinaryDataStorage: Bool = false
+    /// Whether persistent history keeps the value of a deleted object.
+    ///
+    /// - Note: Apple parity: read from model files and kept, with no effect: there is no
+    ///   persistent history.
     open var preservesValueInHistoryOnDeletion: Bool = false
+    /// Whether CloudKit encrypts the value.
+    ///
+    /// - Note: Apple parity: kept, with no effect: there is no CloudKit on Linux.
     open var allowsCloudEncryption: Bool = false
     /// The Swift class of values (Apple's Objective-C class names, e.g. `NSString`).
     open var attributeValueClassName: String? {

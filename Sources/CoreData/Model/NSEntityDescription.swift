@@ -20,18 +20,28 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     // @unchecked Sendable: mutable only until its model is frozen (see assertEditable),
     // then immutable.
 
+    /// The entity's name, unique in its model; fetch requests and `insertNewObject(forEntityName:into:)`
+    /// refer to it.
     open var name: String? { willSet { assertEditable() } }
     /// The class of the entity's objects: `NSManagedObject` or a registered subclass
     /// (`Module.Class`, `.Class` for the current module, or a bare class name).
     open var managedObjectClassName: String! = "NSManagedObject" { willSet { assertEditable() } }
+    /// The model the entity belongs to (set when the entity is added to one).
     public internal(set) weak var managedObjectModel: NSManagedObjectModel!
+    /// An abstract entity has no objects of its own, only through its sub-entities; inserting
+    /// one traps, as Apple raises.
     open var isAbstract: Bool = false { willSet { assertEditable() } }
+    /// Free-form keys and values from the model file's user info, for the application.
     open var userInfo: [AnyHashable: Any]? { willSet { assertEditable() } }
+    /// A string mixed into the entity's version hash, to mark a change the hash would not see.
     open var versionHashModifier: String? { willSet { assertEditable() } }
+    /// The entity's name in an earlier model version (`elementID` in model files), so that a
+    /// lightweight migration treats a rename as the same entity.
     open var renamingIdentifier: String? { willSet { assertEditable() } }
     /// Each inner array is one constraint: attribute names (or descriptions) whose values
     /// must be unique together.
     open var uniquenessConstraints: [[Any]] = [] { willSet { assertEditable() } }
+    /// Fetch indexes: the SQLite store creates one index for each when it creates the tables.
     open var indexes: [NSFetchIndexDescription] = [] { willSet { assertEditable() } }
     /// Legacy compound indexes (arrays of property names).
     open var compoundIndexes: [[Any]] = []
@@ -60,20 +70,24 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Every property, inherited ones included, by name.
     open var propertiesByName: [String: NSPropertyDescription] {
         Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { _, new in new })
     }
 
+    /// The attributes, inherited ones included, by name.
     open var attributesByName: [String: NSAttributeDescription] {
         Dictionary(properties.compactMap { $0 as? NSAttributeDescription }.map { ($0.name, $0) },
                    uniquingKeysWith: { _, new in new })
     }
 
+    /// The relationships, inherited ones included, by name.
     open var relationshipsByName: [String: NSRelationshipDescription] {
         Dictionary(properties.compactMap { $0 as? NSRelationshipDescription }.map { ($0.name, $0) },
                    uniquingKeysWith: { _, new in new })
     }
 
+    /// The relationships whose destination is exactly `entity` (not one of its sub-entities).
     open func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
         properties.compactMap { $0 as? NSRelationshipDescription }
             .filter { $0.destinationEntity === entity }
@@ -81,6 +95,8 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     // MARK: - Inheritance
 
+    /// The entity this one inherits from; nil for a root entity. Set through the parent's
+    /// ``subentities``.
     open var superentity: NSEntityDescription? { _superentity }
 
     /// Setting it makes this entity the superentity of each one.
@@ -94,6 +110,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The direct sub-entities, by name.
     open var subentitiesByName: [String: NSEntityDescription] {
         Dictionary(_subentities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
     }

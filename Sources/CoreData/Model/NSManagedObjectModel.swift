@@ -39,8 +39,16 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// when it came from a model bundle: lightweight migration looks for the store's
     /// source model among the other versions of that bundle.
     var bundleURL: URL?
+    /// Why a model search found nothing, on the empty model that stands in for the missing
+    /// one (`NSPersistentContainer(name:)` reports it when its stores load).
+    var locatorError: Error?
 
+    /// The model's version identifiers (`userDefinedModelVersionIdentifier` in model files);
+    /// a store records them in its metadata.
     open var versionIdentifiers: Set<AnyHashable> = []
+    /// Localized names of entities and properties, for messages shown to users.
+    ///
+    /// - Note: Apple parity: kept, not used: error messages here use the model's names.
     open var localizationDictionary: [String: String]?
 
     public override init() { super.init() }
@@ -73,6 +81,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// Whether the model can still change (no coordinator uses it yet).
     open var isEditable: Bool { !isFrozen }
 
+    /// Every entity of the model, sub-entities included.
     open var entities: [NSEntityDescription] {
         get { _entities }
         set {
@@ -82,12 +91,15 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The entities, by name.
     open var entitiesByName: [String: NSEntityDescription] {
         Dictionary(_entities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
     }
 
     // MARK: - Configurations
 
+    /// The names of the model's configurations (subsets of its entities that a store can be
+    /// limited to), sorted.
     open var configurations: [String] { configurationMembers.keys.sorted() }
 
     /// The entities of a configuration; `nil` or `"Default"` means every entity.
@@ -98,6 +110,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         return configurationMembers[configuration]
     }
 
+    /// Makes `configuration` hold exactly `entities`.
     open func setEntities(_ entities: [NSEntityDescription], forConfigurationName configuration: String) {
         assertEditable()
         configurationMembers[configuration] = entities
@@ -105,12 +118,15 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     // MARK: - Fetch request templates
 
+    /// The model's stored fetch requests (`fetchRequest` elements of model files), by name.
     open var fetchRequestTemplatesByName: [String: NSFetchRequest<NSFetchRequestResult>] { templates }
 
+    /// The stored fetch request named `name`, or nil.
     open func fetchRequestTemplate(forName name: String) -> NSFetchRequest<NSFetchRequestResult>? {
         templates[name]
     }
 
+    /// Stores (or, with nil, removes) a fetch request under `name`.
     open func setFetchRequestTemplate(_ fetchRequest: NSFetchRequest<NSFetchRequestResult>?, forName name: String) {
         assertEditable()
         templates[name] = fetchRequest

@@ -24,16 +24,27 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     open var isTransient: Bool = false { willSet { assertEditable() } }
     /// Whether the store keeps an index on the property.
     open var isIndexed: Bool = false { willSet { assertEditable() } }
+    /// Free-form keys and values from the model file's user info, for the application.
     open var userInfo: [AnyHashable: Any]? { willSet { assertEditable() } }
+    /// A string mixed into the property's version hash, to mark a change the hash would not
+    /// see.
     open var versionHashModifier: String? { willSet { assertEditable() } }
+    /// The property's name in an earlier model version (`elementID` in model files), so that a
+    /// lightweight migration treats a rename as the same property.
     open var renamingIdentifier: String? { willSet { assertEditable() } }
+    /// Whether Spotlight indexes the value.
+    ///
+    /// - Note: Apple parity: kept, with no effect: there is no Spotlight on Linux.
     open var isIndexedBySpotlight: Bool = false
-    /// Validation predicates and their warnings (issue-level validation reads these).
+    /// Conditions a value must satisfy at save; a value failing one is an
+    /// ``NSManagedObjectValidationError`` with the matching warning as its message.
     open private(set) var validationPredicates: [NSPredicate] = []
+    /// The messages of ``validationPredicates``, one per predicate.
     open private(set) var validationWarnings: [Any] = []
 
     public override init() { super.init() }
 
+    /// Sets the validation predicates and their warnings (one warning per predicate).
     open func setValidationPredicates(_ predicates: [NSPredicate]?, withValidationWarnings warnings: [String]?) {
         assertEditable()
         validationPredicates = predicates ?? []

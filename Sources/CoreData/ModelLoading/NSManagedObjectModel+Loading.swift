@@ -27,7 +27,7 @@ extension NSManagedObjectModel {
     ///   first); `Bar.momd/Foo.mom` means version `Foo` of `Bar.xcdatamodeld` beside the
     ///   `.momd`.
     ///
-    /// Returns `nil` if the model can't be loaded; ``load(contentsOf:)`` says why.
+    /// Returns `nil` if the model can't be loaded; `load(contentsOf:)` says why.
     ///
     /// - Note: Apple parity: Apple reads compiled `.mom`/`.momd` files only; we read the
     ///   Xcode sources only, and map compiled-model URLs to the sources as above.
@@ -59,12 +59,12 @@ extension NSManagedObjectModel {
 
     /// The union of the current models found in `bundles` (the main bundle when `nil`).
     ///
-    /// Each bundle is searched as ``ModelLocator/models(in:)`` describes, which includes
+    /// Each bundle is searched as `ModelLocator.models(in:)` describes, which includes
     /// the SwiftPM resource bundles next to a Linux executable. Returns `nil` when two
     /// models declare the same entity name.
     ///
     /// - Note: Apple parity: models that fail to load are skipped, as Apple skips files
-    ///   it can't read; load them with ``load(contentsOf:)`` to see the error.
+    ///   it can't read; load them with `load(contentsOf:)` to see the error.
     public class func mergedModel(from bundles: [Bundle]?) -> NSManagedObjectModel? {
         NSManagedObjectModel(byMerging: ModelLocator.models(in: bundles ?? [Bundle.main]))
     }

@@ -77,10 +77,11 @@ enum KeyValueReader {
 
     // MARK: - Key paths
 
-    /// Follows a dotted key path. A nil along the way yields nil (§3.1); a collection fans
-    /// out; `@count`, `@sum`, `@avg`, `@min`, `@max`, `@distinctUnionOfObjects`,
-    /// `@unionOfObjects`, `@distinctUnionOfArrays`, `@unionOfArrays`, `@distinctUnionOfSets`
-    /// and `@unionOfSets` segments apply to the collection reached so far (§3.6).
+    /// Follows a dotted key path. A nil along the way yields nil
+    /// (<doc:PredicateLanguage#Nil-and-NSNull>); a collection fans out; `@count`, `@sum`, `@avg`,
+    /// `@min`, `@max`, `@distinctUnionOfObjects`, `@unionOfObjects`, `@distinctUnionOfArrays`,
+    /// `@unionOfArrays`, `@distinctUnionOfSets` and `@unionOfSets` segments apply to the collection
+    /// reached so far (<doc:PredicateLanguage#Collection-operators>).
     static func value(forKeyPath path: String, of object: Any?) throws -> Any? {
         try value(forSegments: path.split(separator: ".", omittingEmptySubsequences: false)
             .map(String.init)[...], of: object)

@@ -22,19 +22,31 @@ import Foundation
 /// - ``init(leftExpression:rightExpression:modifier:type:options:)``
 /// - ``init(leftExpression:rightExpression:customSelector:)``
 /// ### Inspecting
-/// - ``leftExpression``, ``rightExpression``, ``predicateOperatorType``,
-///   ``comparisonPredicateModifier``, ``options``, ``customSelector``
+/// - ``leftExpression``
+/// - ``rightExpression``
+/// - ``predicateOperatorType``
+/// - ``comparisonPredicateModifier``
+/// - ``options``
+/// - ``customSelector``
 open class NSComparisonPredicate: NSPredicate {
 
+    /// The left side of the comparison.
     public let leftExpression: NSExpression
+    /// The right side of the comparison.
     public let rightExpression: NSExpression
+    /// The operator: `==`, `<`, `LIKE`, `IN`, …
     public let predicateOperatorType: Operator
+    /// Whether the left side is one value (`direct`) or a collection quantified by `ANY` or
+    /// `ALL`.
     public let comparisonPredicateModifier: Modifier
+    /// The string options of the comparison (`[c]`, `[d]`, `[n]`, `[l]`).
     public let options: Options
     /// The selector of a `.customSelector` predicate; on Linux only `UTI-CONFORMS-TO` and
     /// `UTI-EQUALS` (written `Selector("UTI-CONFORMS-TO")`) evaluate.
     public let customSelector: Selector?
 
+    /// A comparison of two expressions: `leftExpression <type>[options] rightExpression`,
+    /// quantified by `modifier`.
     public init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression,
                 modifier: Modifier, type: Operator, options: Options = []) {
         leftExpression = lhs
@@ -46,6 +58,10 @@ open class NSComparisonPredicate: NSPredicate {
         super.init(value: false)
     }
 
+    /// A comparison by a named method, such as `Selector("UTI-CONFORMS-TO")`.
+    ///
+    /// - Note: Apple parity: Linux has no Objective-C messaging, so only the UTI selectors
+    ///   evaluate; any other selector fails when the predicate is evaluated.
     public init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression,
                 customSelector selector: Selector) {
         leftExpression = lhs

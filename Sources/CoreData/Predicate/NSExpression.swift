@@ -10,7 +10,7 @@ import Foundation
 ///                                   modifier: .direct, type: .lessThan, options: [])
 /// ```
 ///
-/// The tree is immutable. Internally every expression is a ``Kind`` case, which is what
+/// The tree is immutable. Internally every expression is a `Kind` case, which is what
 /// the evaluator and the SQL compiler switch over; Apple's accessors read from it.
 ///
 /// - Note: Apple parity: Foundation on Linux declares an `NSExpression` that cannot be
@@ -32,10 +32,15 @@ import Foundation
 ///
 /// ## Topics
 /// ### Creating expressions
-/// - ``init(forConstantValue:)``, ``init(forKeyPath:)``, ``init(forVariable:)``,
-///   ``expressionForEvaluatedObject()``, ``init(forFunction:arguments:)``,
-///   ``init(forAggregate:)``, ``init(forSubquery:usingIteratorVariable:predicate:)``,
-///   ``init(forConditional:trueExpression:falseExpression:)``, ``init(format:_:)``
+/// - ``init(forConstantValue:)``
+/// - ``init(forKeyPath:)``
+/// - ``init(forVariable:)``
+/// - ``expressionForEvaluatedObject()``
+/// - ``init(forFunction:arguments:)``
+/// - ``init(forAggregate:)``
+/// - ``init(forSubquery:usingIteratorVariable:predicate:)``
+/// - ``init(forConditional:trueExpression:falseExpression:)``
+/// - ``init(format:_:)``
 /// ### Evaluating
 /// - ``expressionValue(with:context:)``
 open class NSExpression: NSObject, NSCopying {
@@ -238,7 +243,7 @@ open class NSExpression: NSObject, NSCopying {
     /// assignments written to) `context`.
     ///
     /// This cannot throw, so a failure (an unknown key, an unbound variable, a type error)
-    /// answers nil; ``value(with:variables:)`` is the throwing twin.
+    /// answers nil; `value(with:variables:)` is the throwing twin.
     open func expressionValue(with object: Any?, context: NSMutableDictionary?) -> Any? {
         var variables: [String: Any] = [:]
         for (key, value) in context ?? [:] { if let key = key as? String { variables[key] = value } }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Lets `NSPredicate(format:…)` be a factory initializer returning our subclasses
-/// (DESIGN.md "Living beside Foundation"): Foundation's own format initializers are
+/// (<doc:DifferencesFromApple#Living-beside-Foundation>): Foundation's own format initializers are
 /// unavailable on Linux, so overload resolution picks these.
 public protocol _PredicateFactory {}
 
@@ -107,7 +107,7 @@ extension NSPredicate {
 extension NSExpression {
 
     /// Parses an expression format string such as `"price * quantity"` or
-    /// `"sum:(items.price)"`, substituting `args` as ``NSPredicate/init(format:_:)`` does.
+    /// `"sum:(items.price)"`, substituting `args` as `NSPredicate(format:)` does.
     /// Stops the program on a bad format, with Apple's wording, in release builds too.
     public convenience init(format expressionFormat: String, _ args: CVarArg...) {
         self.init(format: expressionFormat, argumentArray: args.map { $0 as Any })
@@ -126,7 +126,7 @@ extension NSExpression {
     /// Parses an expression format string, throwing instead of stopping the program when
     /// it does not parse.
     ///
-    /// - Throws: the `NSError` of ``NSPredicate/init(validatingFormat:argumentArray:)``.
+    /// - Throws: the `NSError` of `NSPredicate(validatingFormat:argumentArray:)`.
     /// - Note: Apple parity: our addition, the throwing twin of `NSExpression(format:)`.
     public convenience init(validatingFormat expressionFormat: String, argumentArray arguments: [Any] = []) throws {
         self.init(kind: try NSExpression.parse(format: expressionFormat, arguments: arguments).kind)

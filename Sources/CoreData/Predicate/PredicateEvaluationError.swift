@@ -12,7 +12,8 @@ enum PredicateEvaluationError: Error, CustomStringConvertible {
     case unboundVariable(String)
     /// Operands of the wrong type for the operator (ordering a string against a number).
     case typeMismatch(String)
-    /// A to-many key path used where one value is needed (§3.5).
+    /// A to-many key path used where one value is needed
+    /// (<doc:PredicateLanguage#To-many-key-paths>).
     case toManyKeyNotAllowed(String)
     /// A malformed operand (BETWEEN without two bounds, an invalid regular expression).
     case invalidArgument(String)

@@ -6,8 +6,8 @@ final class PredicateBindings {
     init(_ variables: [String: Any]) { self.variables = variables }
 }
 
-/// Evaluates predicate and expression trees in memory (PREDICATES.md §3): the engine
-/// behind `evaluate(with:)`, `expressionValue(with:context:)` and in-memory fetches.
+/// Evaluates predicate and expression trees in memory (<doc:PredicateLanguage#Semantics>): the
+/// engine behind `evaluate(with:)`, `expressionValue(with:context:)` and in-memory fetches.
 ///
 /// ```swift
 /// let p = try NSPredicate.parse(format: "age >= %@", arguments: [18])
@@ -74,9 +74,10 @@ struct PredicateEvaluator {
         }
     }
 
-    /// §3.5: a to-many key path compared as if it were one value is an error naming the
-    /// key path (the SQL translator rejects the same predicates). `CONTAINS` on the left,
-    /// `IN`/`BETWEEN` on the right and collection-to-collection `==`/`!=` are fine.
+    /// <doc:PredicateLanguage#To-many-key-paths>: a to-many key path compared as if it were one
+    /// value is an error naming the key path (the SQL translator rejects the same predicates).
+    /// `CONTAINS` on the left, `IN`/`BETWEEN` on the right and collection-to-collection `==`/`!=`
+    /// are fine.
     private func rejectToMany(_ p: NSComparisonPredicate, lhs: Any?, rhs: Any?) throws {
         let op = p.predicateOperatorType
         let leftIsCollection = PredicateValue.collectionElements(lhs) != nil

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Prints predicates and expressions as Apple's `predicateFormat` does (PREDICATES.md §3.8):
+/// Prints predicates and expressions as Apple's `predicateFormat` does (<doc:PredicateLanguage#Printing-predicates>):
 /// `==`, `!=`, `<=`, `>=`, upper-case keywords, double-quoted strings, `CAST(…, "NSDate")`
 /// for dates, `1`/`0` for booleans, functions by selector (`sum:(items.price)`).
 ///

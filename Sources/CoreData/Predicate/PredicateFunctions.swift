@@ -1,6 +1,6 @@
 import Foundation
 
-/// NSExpression's predefined functions (PREDICATES.md §1.2 "Functions"): their selector
+/// NSExpression's predefined functions (<doc:PredicateLanguage#Functions>): their selector
 /// names, how format strings spell them, and their in-memory implementations.
 enum PredicateFunctions {
 
@@ -103,7 +103,8 @@ enum PredicateFunctions {
         try values.filter { !PredicateValue.isNull($0) }.map { try number($0, name) }
     }
 
-    /// `@sum` / `sum:`: 0 for an empty collection (§3.6); nils are skipped.
+    /// `@sum` / `sum:`: 0 for an empty collection (<doc:PredicateLanguage#Collection-operators>);
+    /// nils are skipped.
     static func sum(_ values: [Any?]) throws -> Any {
         var total = PredicateNumber.int(0)
         for n in try numbers(values, "@sum") {

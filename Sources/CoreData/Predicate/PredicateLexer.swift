@@ -28,7 +28,7 @@ struct PredicateToken {
     let position: Int
 }
 
-/// Splits a predicate format string into tokens (PREDICATES.md §1.1).
+/// Splits a predicate format string into tokens (<doc:PredicateLanguage#Tokens>).
 ///
 /// Keywords are case-insensitive, identifiers are C identifiers, strings take either
 /// quote with backslash escapes (`\n \t \r \\ \' \" \xhh \uhhhh \ooo`), numbers take

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A number read from any Swift or Foundation numeric type, `Bool` included (Core Data's
-/// booleans are NSNumbers, so `active == 1` and `active == YES` both hold: §3.2).
+/// A number read from any Swift or Foundation numeric type, `Bool` included (Core Data's booleans
+/// are NSNumbers, so `active == 1` and `active == YES` both hold:
+/// <doc:PredicateLanguage#Types-and-equality>).
 ///
 /// Integers stay exact as `Int64`; everything else is a `Double`.
 enum PredicateNumber: CustomStringConvertible {

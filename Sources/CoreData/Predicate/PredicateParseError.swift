@@ -1,7 +1,7 @@
 import Foundation
 
-/// A format string that cannot be parsed, or a format argument that does not fit its
-/// specifier (PREDICATES.md §1.4). Converted to an `NSError` by ``nsError``.
+/// A format string that cannot be parsed, or a format argument that does not fit its specifier
+/// (<doc:PredicateLanguage#Errors-in-a-format-string>). Converted to an `NSError` by ``nsError``.
 struct PredicateParseError: Error, CustomStringConvertible {
     /// The format string being parsed.
     let format: String

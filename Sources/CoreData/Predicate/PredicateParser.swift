@@ -1,7 +1,8 @@
 import Foundation
 
-/// A recursive-descent parser for predicate format strings (PREDICATES.md §1.2, §1.3),
-/// producing ``NSComparisonPredicate``, compound predicates and ``NSExpression`` trees.
+/// A recursive-descent parser for predicate format strings (<doc:PredicateLanguage#Grammar>,
+/// <doc:PredicateLanguage#Precedence>), producing ``NSComparisonPredicate``, compound predicates
+/// and ``NSExpression`` trees.
 ///
 /// Format arguments are bound while parsing: `%@` becomes a constant (never re-parsed as
 /// syntax), `%K` a key path. Every failure is a ``PredicateParseError`` naming what went

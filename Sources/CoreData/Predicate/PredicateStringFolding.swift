@@ -1,8 +1,8 @@
 import Foundation
 
-/// The string side of the comparison options (PREDICATES.md §3.3, §3.4): folding for
-/// `[c]`/`[d]`, LIKE's wildcards, MATCHES' anchored regular expressions and the substring
-/// operators.
+/// The string side of the comparison options (<doc:PredicateLanguage#String-options>,
+/// <doc:PredicateLanguage#Pattern-operators>): folding for `[c]`/`[d]`, LIKE's wildcards, MATCHES'
+/// anchored regular expressions and the substring operators.
 enum PredicateStringFolding {
 
     // MARK: - Folding

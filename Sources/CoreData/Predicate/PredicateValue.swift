@@ -1,7 +1,7 @@
 import Foundation
 
-/// A value met while evaluating a predicate, sorted into the few kinds the predicate
-/// semantics care about (PREDICATES.md §3.1, §3.2).
+/// A value met while evaluating a predicate, sorted into the few kinds the predicate semantics care
+/// about (<doc:PredicateLanguage#Nil-and-NSNull>, <doc:PredicateLanguage#Types-and-equality>).
 ///
 /// Swift hands the evaluator `Any?` values of many concrete types (`Int`, `Int32`,
 /// `NSNumber`, `Float`, `NSString`, `Substring`, `NSDate`, `Set<AnyHashable>`,
@@ -26,7 +26,8 @@ enum PredicateValue {
         return value
     }
 
-    /// Whether `value` is nil, `Optional.none` or `NSNull` (§3.1: NSNull is treated like nil).
+    /// Whether `value` is nil, `Optional.none` or `NSNull` (NSNull is treated like nil:
+    /// <doc:PredicateLanguage#Nil-and-NSNull>).
     static func isNull(_ value: Any?) -> Bool { unwrap(value) == nil }
 
     static func classify(_ raw: Any?) -> PredicateValue {
@@ -131,7 +132,7 @@ enum PredicateValue {
     ///
     /// - Throws: a ``PredicateEvaluationError`` when the two values cannot be ordered (a
     ///   number against a string, a collection against anything): Foundation raises there
-    ///   (§3.2), it is never silently false.
+    ///   (<doc:PredicateLanguage#Types-and-equality>), it is never silently false.
     static func compare(
         _ lhs: Any?, _ rhs: Any?, options: NSComparisonPredicate.Options = []
     ) throws -> ComparisonResult {

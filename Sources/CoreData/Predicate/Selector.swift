@@ -12,6 +12,7 @@ public struct Selector: Hashable, Sendable, ExpressibleByStringLiteral,
     /// The selector's name, e.g. `"caseInsensitiveCompare:"`.
     public let name: String
 
+    /// A selector with the given name, colons included: `Selector("compare:")`.
     public init(_ name: String) { self.name = name }
     public init(stringLiteral name: String) { self.name = name }
 

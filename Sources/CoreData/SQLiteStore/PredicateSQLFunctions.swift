@@ -1,8 +1,9 @@
 import Foundation
 internal import CCoreDataSQLite
 
-/// The SQL functions and collations that give compiled predicates and sorts Apple's
-/// meaning where SQLite's own operators differ (PREDICATES.md §3.3, §3.4).
+/// The SQL functions and collations that give compiled predicates and sorts Apple's meaning where
+/// SQLite's own operators differ (<doc:PredicateLanguage#String-options>,
+/// <doc:PredicateLanguage#Pattern-operators>).
 ///
 /// Each one calls the very code the in-memory evaluator uses (``PredicateStringFolding``,
 /// ``KeyedSortDescriptor/compareValues(_:_:selector:)``), so the two back ends agree by

@@ -6,7 +6,8 @@ import Foundation
 /// quantifiers, collection operators and `SUBQUERY`, and the functions of
 /// ``SQLiteFunctions`` where SQLite's operators mean something else than Apple's.
 ///
-/// The SQL must select exactly what ``PredicateEvaluator`` selects (PREDICATES.md §3):
+/// The SQL must select exactly what ``PredicateEvaluator`` selects
+/// (<doc:PredicateLanguage#Semantics>):
 /// - NULL: SQL's three-valued logic is harmless under AND/OR (NULL and false are both "no
 ///   row"), so only `NOT` needs care: its operand is wrapped in `COALESCE(…, 0)`. `!=` is
 ///   `IS NOT`, so `nil != 'v'` holds as in memory.
@@ -20,10 +21,10 @@ import Foundation
 /// - Errors that are errors in both back ends (an unknown key, a to-many key path used as
 ///   one value) throw the evaluator's `NSError`.
 ///
-/// - Note: Apple parity: Apple's SQLite store leaves NULL rows out of `!=`; we answer
-///   as memory does (PREDICATES.md §3.1). Plain `==` on strings compares UTF-8 bytes, so
-///   precomposed and decomposed spellings of one text differ (memory's `==` treats them
-///   as equal); `[c]`/`[d]` comparisons fold both sides and agree.
+/// - Note: Apple parity: Apple's SQLite store leaves NULL rows out of `!=`; we answer as memory
+///   does (<doc:PredicateLanguage#Nil-and-NSNull>). Plain `==` on strings compares UTF-8 bytes, so
+///   precomposed and decomposed spellings of one text differ (memory's `==` treats them as equal);
+///   `[c]`/`[d]` comparisons fold both sides and agree.
 final class SQLPredicateCompiler {
     let schema: SQLiteSchema
     /// The store being queried: object constants of other stores match nothing.

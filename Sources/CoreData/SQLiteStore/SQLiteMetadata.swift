@@ -2,7 +2,7 @@ import Foundation
 
 /// Core Data's bookkeeping tables: `Z_PRIMARYKEY` (one row per entity, `Z_MAX` on the
 /// root row), `Z_METADATA` (one row: `Z_VERSION` 1, the store UUID, a binary plist) and
-/// `Z_MODELCACHE` (FORMATS.md §2.1).
+/// `Z_MODELCACHE` (<doc:StoreFormat#Bookkeeping-tables>).
 ///
 /// - Note: Apple parity: `Z_MODELCACHE` is created but left empty. Apple stores a
 ///   DEFLATE-compressed `NSKeyedArchiver` archive of the model there, which we cannot
@@ -31,6 +31,23 @@ enum SQLiteMetadata {
             NSStoreModelVersionIdentifiersKey: model.versionIdentifiers.map { "\($0)" }.sorted(),
             "_NSAutoVacuumLevel": "2",
         ]
+    }
+
+    /// The keys that describe the store's schema rather than the app's data: the store
+    /// keeps them when an app replaces its metadata with a dictionary that leaves them out
+    /// (`store.metadata = ["key": value]`), as a store without its version hashes could
+    /// never be opened again.
+    static let storeKeys = [
+        NSStoreUUIDKey, NSStoreModelVersionHashesKey, NSStoreModelVersionIdentifiersKey,
+        "NSPersistenceFrameworkVersion", "NSStoreModelVersionHashesVersion", "_NSAutoVacuumLevel",
+    ]
+
+    /// `metadata` with the store's own keys (``storeKeys``) taken from `stored` where it
+    /// lacks them.
+    static func keepingStoreKeys(_ metadata: [String: Any], from stored: [String: Any]) -> [String: Any] {
+        var merged = metadata
+        for key in storeKeys where merged[key] == nil { merged[key] = stored[key] }
+        return merged
     }
 
     /// Entity name → version hash, for the entities a store holds.

@@ -5,9 +5,9 @@ import Foundation
 extension SQLiteSchema {
     /// Matches the designed names against the columns that an existing store really has
     /// (`PRAGMA table_info`). Collision suffixes and reflexive join-table names are not
-    /// predictable (FORMATS.md §2.3–2.4), so each column is looked up by its designed name,
-    /// then by its base name with suffixes 1–9. Throws `NSPersistentStoreIncompatibleSchemaError`
-    /// when a table or column is missing.
+    /// predictable (<doc:StoreFormat#Names-and-indexes>), so each column is looked up by its
+    /// designed name, then by its base name with suffixes 1–9. Throws
+    /// `NSPersistentStoreIncompatibleSchemaError` when a table or column is missing.
     mutating func resolve(with connection: SQLiteConnection) throws {
         var missing: [String] = []
         var renames: [Int: [String: String]] = [:]

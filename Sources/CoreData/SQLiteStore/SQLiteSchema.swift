@@ -19,7 +19,7 @@ enum SQLiteValueKind {
         }
     }
 
-    /// The declared column type Core Data writes (FORMATS.md §2.2).
+    /// The declared column type Core Data writes (<doc:StoreFormat#Attribute-columns>).
     var declaredType: String {
         switch self {
         case .integer, .boolean: "INTEGER"
@@ -45,7 +45,7 @@ enum SQLiteValueKind {
 
 /// Maps a model's entities onto Core Data's SQLite layout: one `Z<ROOT>` table per
 /// inheritance root, `Z<NAME>` columns, to-one foreign keys, `Z_FOK_` ordering columns
-/// and `Z_<n><NAME>` many-to-many join tables (FORMATS.md §2.2–2.4).
+/// and `Z_<n><NAME>` many-to-many join tables (<doc:StoreFormat>).
 ///
 /// ``design(entities:)`` names everything as Core Data does for a new store;
 /// ``resolved(with:)`` matches those names against an existing file's columns, found with

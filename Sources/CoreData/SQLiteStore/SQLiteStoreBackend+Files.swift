@@ -20,22 +20,52 @@ extension SQLiteStoreBackend {
         }
     }
 
-    /// Deletes a store's database, `-wal`, `-shm` and `-journal` files.
-    ///
-    /// When the database is a SQLite file it is first emptied through the backup API
-    /// (copying an empty database over it), which takes SQLite's locks: a connection that
-    /// still has the store open then sees an empty database instead of a deleted file.
+    /// Whether a store URL names no file but an in-memory SQLite database: `/dev/null`, the
+    /// idiom Apple documents for stores that tests throw away.
+    static func isInMemoryPath(_ url: URL) -> Bool {
+        url.isFileURL && url.standardizedFileURL.path == "/dev/null"
+    }
+
+    /// Empties a store in place, as Apple's `destroyPersistentStore` does: the database
+    /// file stays, holding no tables. The empty database is copied over it through the
+    /// backup API, which takes SQLite's locks, so a connection that still has the store open
+    /// sees an empty database instead of a deleted file; the WAL is then checkpointed and
+    /// truncated, and a leftover `-journal` removed. A file that is not a SQLite database
+    /// is truncated to zero bytes (an empty database too).
+    static func emptyStore(at url: URL, busyTimeout: TimeInterval = defaultBusyTimeout) throws {
+        let path = url.path
+        let fileManager = FileManager.default
+        guard fileManager.fileExists(atPath: path) else { return }
+        var emptied = false
+        if let target = try? SQLiteConnection(path: path, create: false, busyTimeout: busyTimeout),
+           let pageSize = try? target.scalarString("PRAGMA page_size"),
+           let empty = try? SQLiteConnection(path: ":memory:") {
+            try? empty.execute("PRAGMA page_size = \(Int(pageSize) ?? 4096)")
+            if (try? target.restore(from: empty)) != nil {
+                emptied = true
+                _ = try? target.scalarString("PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        }
+        if !emptied {
+            guard Foundation.truncate(path, 0) == 0 else {
+                throw CoreDataError.store(
+                    NSPersistentStoreOperationError, "The store file \(path) cannot be emptied.", url: url)
+            }
+            for companion in [path + "-wal", path + "-shm"] where fileManager.fileExists(atPath: companion) {
+                _ = Foundation.truncate(companion, 0)
+            }
+        }
+        let journal = path + "-journal"
+        if fileManager.fileExists(atPath: journal) { try? fileManager.removeItem(atPath: journal) }
+    }
+
+    /// Deletes a store's database, `-wal`, `-shm` and `-journal` files (after emptying the
+    /// database, so that a connection still open sees an empty one): for
+    /// `replacePersistentStore` over something that is not a database.
     static func destroyFiles(at url: URL, busyTimeout: TimeInterval = defaultBusyTimeout) throws {
         let path = url.path
         let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: path) {
-            if let target = try? SQLiteConnection(path: path, create: false, busyTimeout: busyTimeout),
-               let pageSize = try? target.scalarString("PRAGMA page_size"),
-               let empty = try? SQLiteConnection(path: ":memory:") {
-                try? empty.execute("PRAGMA page_size = \(Int(pageSize) ?? 4096)")
-                try? target.restore(from: empty)
-            }
-        }
+        try? emptyStore(at: url, busyTimeout: busyTimeout)
         for companion in companionPaths(of: path) where fileManager.fileExists(atPath: companion) {
             do {
                 try fileManager.removeItem(atPath: companion)
@@ -44,6 +74,26 @@ extension SQLiteStoreBackend {
                     NSPersistentStoreOperationError, "The store file \(companion) cannot be deleted.",
                     url: url, underlying: error)
             }
+        }
+    }
+
+    /// Replaces the metadata of the SQLite store at `url` without adding it. Its type, and
+    /// its UUID and model version hashes unless `metadata` names others, stay; the rest is
+    /// `metadata`.
+    static func writeMetadata(_ metadata: [String: Any], at url: URL, busyTimeout: TimeInterval = defaultBusyTimeout) throws {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CoreDataError.store(
+                CocoaError.Code.fileReadNoSuchFile.rawValue, "There is no store at \(url.path).", url: url)
+        }
+        do {
+            let connection = try SQLiteConnection(path: url.path, create: false, busyTimeout: busyTimeout)
+            let stored = try SQLiteMetadata.read(from: connection)
+            let merged = SQLiteMetadata.keepingStoreKeys(metadata, from: stored)
+            try connection.transaction { try SQLiteMetadata.write(merged, to: connection) }
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain && !(error is SQLiteError) {
+            throw error
+        } catch {
+            throw openError(error, url: url)
         }
     }
 

@@ -54,6 +54,7 @@ extension SQLiteStoreBackend {
                     try order(ordering.relationship, source: ordering.source, ordering.destinations, on: connection)
                 }
                 if !(metadata as NSDictionary).isEqual(storedMetadata) {
+                    metadata = SQLiteMetadata.keepingStoreKeys(metadata, from: storedMetadata as? [String: Any] ?? [:])
                     try SQLiteMetadata.write(metadata, to: connection)
                 }
             }
@@ -247,7 +248,7 @@ extension SQLiteStoreBackend {
         case .text:
             let bytes = value.bytes
             if kind == .decimal {
-                // Apple stores decimals as REAL.
+                // Apple stores decimals as REAL (<doc:StoreFormat#Attribute-columns>).
                 if let number = Double(value.string) {
                     try statement.bind(index, number)
                     return

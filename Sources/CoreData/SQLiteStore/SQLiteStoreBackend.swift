@@ -3,7 +3,7 @@ internal import CCoreDataSQLite
 
 /// The SQLite store (`NSSQLiteStoreType`), reading and writing Core Data's own file
 /// format: stores written by Apple's Core Data open here, and ours open there
-/// (FORMATS.md §2).
+/// (<doc:StoreFormat>).
 ///
 /// A new store gets `auto_vacuum` = incremental, 4096-byte pages, WAL and
 /// `synchronous = NORMAL`, and its whole schema in one transaction. An existing store is
@@ -25,6 +25,7 @@ internal import CCoreDataSQLite
 /// - ``save(_:)``
 /// ### Files
 /// - ``readMetadata(at:)``
+/// - ``emptyStore(at:)``
 /// - ``destroyFiles(at:)``
 /// - ``copyStore(from:to:)``
 final class SQLiteStoreBackend: StoreBackend {
@@ -152,12 +153,14 @@ final class SQLiteStoreBackend: StoreBackend {
     // MARK: - Opening
 
     func load(model: NSManagedObjectModel, entities: [NSEntityDescription]) throws {
+        if Self.isInMemoryPath(url) { return try loadInMemory(model: model, entities: entities) }
         let fileManager = FileManager.default
         let path = url.path
         let companions = Self.companionPaths(of: path)
         let existedBefore = companions.map { fileManager.fileExists(atPath: $0) }
         let size = ((try? fileManager.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-        let isNew = !existedBefore[0] || size == 0
+        // An empty database (what destroyPersistentStore leaves) is a new store too.
+        let isNew = !existedBefore[0] || size == 0 || (!isReadOnly && Self.holdsNoTables(path))
         if isNew && isReadOnly {
             throw CoreDataError.store(
                 CocoaError.Code.fileReadNoSuchFile.rawValue,
@@ -194,6 +197,29 @@ final class SQLiteStoreBackend: StoreBackend {
         self.connection = opened
         self.schema = schema
         buildPlans()
+    }
+
+    /// A store at `/dev/null`: a new SQLite database in memory, private to this store (two
+    /// stores at `/dev/null` share nothing), gone when the store is removed.
+    private func loadInMemory(model: NSManagedObjectModel, entities: [NSEntityDescription]) throws {
+        let schema = SQLiteSchema.design(entities: entities)
+        do {
+            let connection = try SQLiteConnection(path: ":memory:")
+            try SQLiteFunctions.register(on: connection)
+            try create(schema: schema, model: model, entities: entities, on: connection)
+            self.connection = connection
+        } catch {
+            throw Self.openError(error, url: url)
+        }
+        self.schema = schema
+        buildPlans()
+    }
+
+    /// Whether the file at `path` is a SQLite database without any table.
+    static func holdsNoTables(_ path: String) -> Bool {
+        guard let connection = try? SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: 1),
+              let count = try? connection.scalarString("SELECT COUNT(*) FROM sqlite_master") else { return false }
+        return count == "0"
     }
 
     private func createParentDirectory() throws {

@@ -53,14 +53,21 @@ open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         primaryKey.map { StoreKey(entityID: entity.runtime.entityID, pk: $0) }
     }
 
-    /// `x-coredata://<store UUID>/<Entity>/p<pk>`, or
+    /// `x-coredata://<store UUID>/<Entity>/p<pk>` (a custom store's reference object in
+    /// place of the primary key), or
     /// `x-coredata:///<Entity>/t<UUID>` for a temporary ID.
     open func uriRepresentation() -> URL {
         let name = entity.name ?? ""
         switch reference {
         case .permanent(let pk):
-            let host = persistentStore?.identifier ?? ""
-            return URL(string: "x-coredata://\(host)/\(name)/p\(pk)")!
+            let store = persistentStore
+            let host = store?.identifier ?? ""
+            let key = store?.uriKey(forPrimaryKey: pk, entity: entity) ?? String(pk)
+            // A custom store's reference object may hold characters a URL path cannot.
+            let plain = key.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+            let escaped = plain ? key
+                : key.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? key
+            return URL(string: "x-coredata://\(host)/\(name)/p\(escaped)")!
         case .temporary(let uuid):
             return URL(string: "x-coredata:///\(name)/t\(uuid.uuidString)")!
         }

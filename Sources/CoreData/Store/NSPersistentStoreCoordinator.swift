@@ -16,17 +16,36 @@ import Foundation
 /// - ``addPersistentStore(ofType:configurationName:at:options:)``
 /// - ``remove(_:)``
 /// - ``persistentStores``
+/// - ``addPersistentStore(with:completionHandler:)``
+/// - ``url(for:)``
+/// - ``setURL(_:for:)``
+/// - ``migratePersistentStore(_:to:options:withType:)``
+/// - ``destroyPersistentStore(at:ofType:options:)``
+/// ### Store types
+/// - ``registerStoreClass(_:forStoreType:)``
+/// - ``registeredStoreTypes``
 /// ### Metadata
 /// - ``metadata(for:)``
+/// - ``setMetadata(_:for:)``
 /// - ``metadataForPersistentStore(ofType:at:options:)``
+/// - ``setMetadata(_:forPersistentStoreOfType:at:options:)``
+/// ### Object IDs
+/// - ``managedObjectID(forURIRepresentation:)``
+/// - ``managedObjectID(for:)``
 open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     // @unchecked Sendable: all mutable state is guarded by `lock`.
 
+    /// The model of every store the coordinator holds (frozen by the coordinator).
     public let managedObjectModel: NSManagedObjectModel
-    open private(set) var persistentStores: [NSPersistentStore] = []
+    /// The stores added, in the order they were added.
+    open internal(set) var persistentStores: [NSPersistentStore] = []
+    /// A name for the coordinator, for debugging.
     open var name: String?
 
     let lock = NSRecursiveLock()
+    /// The context on whose behalf the coordinator is calling its stores (see
+    /// ``serving(_:_:)``); guarded by `lock`.
+    private(set) var requestingContext: AnyObject?
     /// Rows read from the stores, shared by every context of this coordinator.
     private var rowCache: [RowCacheKey: StoreRow] = [:]
 
@@ -59,7 +78,16 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     // MARK: - Adding and removing stores
 
-    /// Adds a store (Apple's older spelling).
+    /// Adds a store of a built-in or registered type (Apple's older spelling).
+    ///
+    /// `storeURL` may be nil for an in-memory store. A SQLite store at `/dev/null` is an
+    /// in-memory SQLite database of its own (Apple's idiom for tests).
+    ///
+    /// - Throws: `NSError` in `NSCocoaErrorDomain`: `NSPersistentStoreInvalidTypeError`
+    ///   (134000) for a type nobody registered, a registered class that is not a store
+    ///   class, or a custom store whose metadata has no type or UUID;
+    ///   `NSPersistentStoreTypeMismatchError` (134010) when a custom store's metadata names
+    ///   another type; the store's own errors otherwise.
     @discardableResult
     open func addPersistentStore(
         ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
@@ -72,32 +100,60 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
            managedObjectModel.entities(forConfigurationName: configuration) == nil {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The model has no configuration named \(configuration).")
         }
-        let backend: StoreBackend
-        switch storeType {
-        case NSSQLiteStoreType:
+        let store = try makeStore(ofType: storeType, configurationName: configuration, at: storeURL, options: options)
+        // The store must know its coordinator while it loads (an incremental store may ask
+        // for the model), but it is not one of the coordinator's stores until it loaded.
+        store.persistentStoreCoordinator = self
+        do {
+            try store.backend.load(model: managedObjectModel, entities: entities)
+        } catch {
+            store.persistentStoreCoordinator = nil
+            store.backend.close()
+            throw error
+        }
+        persistentStores.append(store)
+        store.didAdd(to: self)
+        return store
+    }
+
+    /// A new, unloaded store of a type.
+    func makeStore(ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
+                   options: [AnyHashable: Any]?) throws -> NSPersistentStore {
+        guard let kind = StoreTypeRegistry.kind(of: storeType) else {
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError,
+                "Unknown store type \(storeType): use NSSQLiteStoreType, NSInMemoryStoreType or a type registered with registerStoreClass(_:forStoreType:).")
+        }
+        switch kind {
+        case .sqlite:
             guard let storeURL, storeURL.isFileURL || storeURL.scheme == nil else {
                 throw CoreDataError.make(
                     NSPersistentStoreOpenError,
                     "A SQLite store needs a file URL, not \(storeURL?.absoluteString ?? "nil").")
             }
-            if let existing = persistentStores.first(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
-                _ = existing
+            if !SQLiteStoreBackend.isInMemoryPath(storeURL),
+               persistentStores.contains(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
                 throw CoreDataError.store(NSPersistentStoreOpenError, "The store at \(storeURL.path) is already added to this coordinator.", url: storeURL)
             }
-            backend = SQLiteStoreBackend(url: storeURL, options: options ?? [:])
-        case NSInMemoryStoreType:
-            backend = InMemoryStoreBackend()
-        default:
-            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType); use NSSQLiteStoreType or NSInMemoryStoreType.")
+            return NSPersistentStore(backend: SQLiteStoreBackend(url: storeURL, options: options ?? [:]),
+                                     configurationName: configuration, url: storeURL, options: options)
+        case .inMemory:
+            return NSPersistentStore(backend: InMemoryStoreBackend(), configurationName: configuration,
+                                     url: storeURL, options: options)
+        case .registered(let storeClass):
+            guard let type = storeClass as? NSPersistentStore.Type else {
+                throw CoreDataError.make(NSPersistentStoreInvalidTypeError,
+                    "The class registered for the store type \(storeType), \(storeClass), is not a subclass of NSPersistentStore.")
+            }
+            // Apple hands custom stores a URL even when none was given.
+            let store = type.init(persistentStoreCoordinator: self, configurationName: configuration,
+                                  at: storeURL ?? URL(fileURLWithPath: "/dev/null"), options: options)
+            if storeURL == nil { store.url = nil }
+            store.addedAsType = storeType
+            return store
         }
-        let store = NSPersistentStore(backend: backend, configurationName: configuration, url: storeURL, options: options)
-        try backend.load(model: managedObjectModel, entities: entities)
-        store.persistentStoreCoordinator = self
-        persistentStores.append(store)
-        return store
     }
 
-    /// Adds a store (the `StoreType` spelling of the seeds).
+    /// Adds a store (Apple's `NSPersistentStore.StoreType` spelling).
     @discardableResult
     open func addPersistentStore(
         type: NSPersistentStore.StoreType, configuration: String? = nil, at storeURL: URL,
@@ -106,6 +162,34 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         try addPersistentStore(ofType: type.rawValue, configurationName: configuration, at: storeURL, options: options)
     }
 
+    /// Adds the store a description describes, then calls `block` with the description and
+    /// the error, if any: at once, or on a background queue when the description's
+    /// `shouldAddStoreAsynchronously` is true.
+    open func addPersistentStore(with storeDescription: NSPersistentStoreDescription,
+                                 completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void) {
+        let add = { [self] () -> Error? in
+            var options: [AnyHashable: Any] = [:]
+            for (key, value) in storeDescription.options { options[key] = value }
+            do {
+                try addPersistentStore(ofType: storeDescription.type, configurationName: storeDescription.configuration,
+                                       at: storeDescription.url, options: options)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard storeDescription.shouldAddStoreAsynchronously else {
+            block(storeDescription, add())
+            return
+        }
+        let box = UncheckedSendableBox((add, storeDescription, block))
+        DispatchQueue.global().async {
+            let value = box.value
+            value.2(value.1, value.0())
+        }
+    }
+
+    /// Removes a store: its objects' IDs stop resolving, its files stay.
     open func remove(_ store: NSPersistentStore) throws {
         lock.lock()
         defer { lock.unlock() }
@@ -114,66 +198,211 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                 NSPersistentStoreOperationError,
                 "The store at \(store.url?.path ?? "(no URL)") is not added to this coordinator.")
         }
+        store.willRemove(from: self)
         persistentStores.remove(at: index)
-        let id = ObjectIdentifier(store)
-        rowCache = rowCache.filter { $0.key.store != id }
-        faultBatches.removeAll(store: id)
+        forgetRows(of: store)
         store.backend.close()
         store.persistentStoreCoordinator = nil
     }
 
+    /// Drops a store's cached rows and pending fault batches.
+    func forgetRows(of store: NSPersistentStore) {
+        let id = ObjectIdentifier(store)
+        rowCache = rowCache.filter { $0.key.store != id }
+        faultBatches.removeAll(store: id)
+    }
+
+    /// The store at `url`, if one was added from there.
     open func persistentStore(for url: URL) -> NSPersistentStore? {
         lock.lock()
         defer { lock.unlock() }
         return persistentStores.first { $0.url?.standardizedFileURL == url.standardizedFileURL }
     }
 
+    /// Where a store lives (`/dev/null` for an in-memory store added without a URL).
+    open func url(for store: NSPersistentStore) -> URL {
+        lock.lock()
+        defer { lock.unlock() }
+        return store.url ?? URL(fileURLWithPath: "/dev/null")
+    }
+
+    /// Points an added store at another URL.
+    ///
+    /// A SQLite store reopens on the store already at `url` (which must exist: a new store
+    /// is not created) and forgets its cached rows; an in-memory or custom store only takes
+    /// the new URL (an atomic store writes there on its next save).
+    ///
+    /// - Returns: false when the store is not this coordinator's, or when no usable SQLite
+    ///   store is at `url` (the store then stays where it was).
+    @discardableResult
+    open func setURL(_ url: URL, for store: NSPersistentStore) -> Bool {
+        relocate(store, to: url)
+    }
+
+    /// Copies an added store's content to a new store of `storeType` at `URL`, adds that
+    /// store in its place (the old one is removed; its files stay) and returns it: Apple's
+    /// "save as". Objects keep their primary keys, and the store keeps its UUID and
+    /// metadata, so object IDs from the new store name the same objects.
+    ///
+    /// ```swift
+    /// let moved = try coordinator.migratePersistentStore(store, to: newURL, options: nil, withType: NSSQLiteStoreType)
+    /// ```
+    ///
+    /// - Throws: `NSPersistentStoreOperationError` when the store is not this coordinator's
+    ///   or a store already exists at `URL`; `NSPersistentStoreInvalidTypeError` for an
+    ///   unknown type or a custom store type as destination; the destination's errors.
+    ///   Nothing changes in the coordinator when it throws.
+    ///
+    /// - Note: Apple parity: the destination is SQLite or in memory (a custom store class
+    ///   can be the source, not the destination).
+    @discardableResult
+    open func migratePersistentStore(_ store: NSPersistentStore, to URL: URL, options: [AnyHashable: Any]? = nil,
+                                     withType storeType: String) throws -> NSPersistentStore {
+        try migrate(store, to: URL, options: options, storeType: storeType)
+    }
+
+    /// The `StoreType` spelling of ``migratePersistentStore(_:to:options:withType:)``.
+    @discardableResult
+    open func migratePersistentStore(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]? = nil,
+                                     type storeType: NSPersistentStore.StoreType) throws -> NSPersistentStore {
+        try migrate(store, to: url, options: options, storeType: storeType.rawValue)
+    }
+
+    // MARK: - Store types
+
+    /// Registers a store class (a subclass of `NSIncrementalStore` or `NSAtomicStore`) for a
+    /// type string, for every coordinator; nil unregisters the type. Register before adding
+    /// a store of the type.
+    ///
+    /// ```swift
+    /// NSPersistentStoreCoordinator.registerStoreClass(JSONStore.self, forStoreType: JSONStore.type)
+    /// try coordinator.addPersistentStore(ofType: JSONStore.type, configurationName: nil, at: url)
+    /// ```
+    open class func registerStoreClass(_ storeClass: AnyClass?, forStoreType storeType: String) {
+        StoreTypeRegistry.register(storeClass, for: storeType)
+    }
+
+    /// The registered store types, the built-in ones included: type string → the class,
+    /// wrapped in an `NSValue` as Apple does.
+    open class var registeredStoreTypes: [String: NSValue] {
+        StoreTypeRegistry.all.mapValues(StoreTypeRegistry.value(for:))
+    }
+
     // MARK: - Metadata
 
+    /// The metadata of an added store (what its next save writes).
     open func metadata(for store: NSPersistentStore) -> [String: Any] {
         lock.lock()
         defer { lock.unlock() }
         return store.metadata
     }
 
+    /// Replaces an added store's metadata; the next save that reaches the store writes it.
+    /// `NSStoreTypeKey` is always the store's type, and `NSStoreUUIDKey` stays the store's
+    /// unless `metadata` names another.
     open func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
         lock.lock()
         defer { lock.unlock() }
         var merged = metadata ?? [:]
-        merged[NSStoreUUIDKey] = store.identifier
+        if merged[NSStoreUUIDKey] == nil { merged[NSStoreUUIDKey] = store.identifier }
         merged[NSStoreTypeKey] = store.type
         store.metadata = merged
     }
 
-    /// Reads a store's metadata without adding it.
+    /// Reads a store's metadata without adding it: a SQLite store's `Z_METADATA`, or what a
+    /// registered store class's `metadataForPersistentStore(with:)` answers.
+    ///
+    /// - Throws: `NSPersistentStoreInvalidTypeError` for an in-memory or unknown type, or
+    ///   the store's error (`NSFileReadNoSuchFileError` when nothing is there).
     open class func metadataForPersistentStore(
         ofType storeType: String, at url: URL, options: [AnyHashable: Any]? = nil
     ) throws -> [String: Any] {
-        guard storeType == NSSQLiteStoreType else {
-            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Only SQLite stores have metadata on disk (got \(storeType)).")
+        switch StoreTypeRegistry.kind(of: storeType) {
+        case .sqlite?:
+            return try SQLiteStoreBackend.readMetadata(at: url, options: options)
+        case .registered(let storeClass as NSPersistentStore.Type)?:
+            return try storeClass.metadataForPersistentStore(with: url)
+        default:
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "A store of type \(storeType) has no metadata on disk.")
         }
-        return try SQLiteStoreBackend.readMetadata(at: url, options: options)
     }
 
+    /// The `StoreType` spelling of ``metadataForPersistentStore(ofType:at:options:)``.
     open class func metadataForPersistentStore(
         type: NSPersistentStore.StoreType, at url: URL, options: [AnyHashable: Any]? = nil
     ) throws -> [String: Any] {
         try metadataForPersistentStore(ofType: type.rawValue, at: url, options: options)
     }
 
+    /// Writes the metadata of a store that is not added: a SQLite store's `Z_METADATA` (its
+    /// UUID and type stay unless `metadata` names others), or through a registered class's
+    /// `setMetadata(_:forPersistentStoreAt:)`.
+    open class func setMetadata(
+        _ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL,
+        options: [AnyHashable: Any]? = nil
+    ) throws {
+        switch StoreTypeRegistry.kind(of: storeType) {
+        case .sqlite?:
+            try SQLiteStoreBackend.writeMetadata(metadata ?? [:], at: url, busyTimeout: SQLiteStoreBackend.busyTimeout(options))
+        case .registered(let storeClass as NSPersistentStore.Type)?:
+            try storeClass.setMetadata(metadata, forPersistentStoreAt: url)
+        default:
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "A store of type \(storeType) has no metadata on disk.")
+        }
+    }
+
+    /// The `StoreType` spelling of ``setMetadata(_:forPersistentStoreOfType:at:options:)``.
+    open class func setMetadata(
+        _ metadata: [String: Any]?, type storeType: NSPersistentStore.StoreType, at url: URL,
+        options: [AnyHashable: Any]? = nil
+    ) throws {
+        try setMetadata(metadata, forPersistentStoreOfType: storeType.rawValue, at: url, options: options)
+    }
+
     // MARK: - Destroying and replacing
 
-    /// Deletes a store's files (the database, its `-wal` and `-shm`).
+    /// Destroys the store at `url`, removing it from this coordinator first when it was
+    /// added. As Apple's, a SQLite store is emptied in place, under SQLite's locks, rather
+    /// than unlinked (a connection another coordinator or process still has open then
+    /// sees an empty database, never a vanished file): the database file stays, holding no
+    /// tables, and adding a store there makes a new, empty one. A registered store type's
+    /// file is deleted.
+    ///
+    /// ```swift
+    /// try coordinator.destroyPersistentStore(at: storeURL, ofType: NSSQLiteStoreType, options: nil)
+    /// try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: storeURL)
+    /// ```
+    ///
+    /// - Throws: `NSPersistentStoreInvalidTypeError` for an unknown type,
+    ///   `NSPersistentStoreOperationError` when the files cannot be emptied.
     open func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         lock.lock()
         defer { lock.unlock() }
-        if let store = persistentStores.first(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
+        guard let kind = StoreTypeRegistry.kind(of: storeType) else {
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType).")
+        }
+        if !SQLiteStoreBackend.isInMemoryPath(url),
+           let store = persistentStores.first(where: { $0.url?.standardizedFileURL == url.standardizedFileURL }) {
             try remove(store)
         }
-        guard storeType == NSSQLiteStoreType else { return }
-        try SQLiteStoreBackend.destroyFiles(at: url, busyTimeout: SQLiteStoreBackend.busyTimeout(options))
+        switch kind {
+        case .sqlite:
+            guard !SQLiteStoreBackend.isInMemoryPath(url) else { return }
+            try SQLiteStoreBackend.emptyStore(at: url, busyTimeout: SQLiteStoreBackend.busyTimeout(options))
+        case .inMemory:
+            return
+        case .registered:
+            guard url.isFileURL, FileManager.default.fileExists(atPath: url.path) else { return }
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw CoreDataError.store(NSPersistentStoreOperationError,
+                    "The store file \(url.path) cannot be deleted.", url: url, underlying: error)
+            }
+        }
     }
 
+    /// The `StoreType` spelling of ``destroyPersistentStore(at:ofType:options:)``.
     open func destroyPersistentStore(at url: URL, type: NSPersistentStore.StoreType, options: [AnyHashable: Any]? = nil) throws {
         try destroyPersistentStore(at: url, ofType: type.rawValue, options: options)
     }
@@ -193,6 +422,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             from: sourceURL, to: destinationURL, busyTimeout: SQLiteStoreBackend.busyTimeout(destinationOptions))
     }
 
+    /// The `StoreType` spelling of ``replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:ofType:)``.
     open func replacePersistentStore(
         at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
         withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
@@ -209,25 +439,72 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// does not name an entity of one of this coordinator's stores.
     open func managedObjectID(forURIRepresentation url: URL) -> NSManagedObjectID? {
         guard url.scheme == "x-coredata", let host = url.host else { return nil }
-        let parts = url.path.split(separator: "/")
-        guard parts.count == 2, parts[1].first == "p", let pk = Int64(parts[1].dropFirst()), pk > 0,
+        // "/<Entity>/p<key>": a custom store's key may itself contain slashes.
+        let parts = url.path.drop(while: { $0 == "/" }).split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, parts[1].first == "p",
               let entity = managedObjectModel.entitiesByName[String(parts[0])] else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        guard let store = persistentStores.first(where: { $0.identifier == host }) else { return nil }
+        guard let store = persistentStores.first(where: { $0.identifier == host }),
+              let pk = store.primaryKey(forURIKey: String(parts[1].dropFirst()), entity: entity) else { return nil }
         return NSManagedObjectID(entity: entity, store: store, reference: .permanent(pk))
+    }
+
+    /// The object ID that a URI string (`uriRepresentation().absoluteString`) names, or nil.
+    open func managedObjectID(for string: String) -> NSManagedObjectID? {
+        URL(string: string).flatMap(managedObjectID(forURIRepresentation:))
     }
 
     // MARK: - Serialising work
 
+    /// Runs `block` with the coordinator's lock held, on the calling thread (re-entrant).
     open func performAndWait(_ block: () -> Void) {
         lock.lock()
         defer { lock.unlock() }
         block()
     }
 
+    /// Runs `block` with the coordinator's lock held and returns its result.
+    ///
+    /// - Note: Apple parity: Apple's block is `@Sendable`; ours need not be.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try block()
+    }
+
+    /// Runs `block` on a background queue with the coordinator's lock held.
     open func perform(_ block: @escaping @Sendable () -> Void) {
         DispatchQueue.global().async { [self] in performAndWait(block) }
+    }
+
+    /// Runs `block` on a background queue with the coordinator's lock held and returns its
+    /// result.
+    ///
+    /// - Note: Apple parity: declared with typed throws (`throws(E)`), which behaves as
+    ///   Apple's `rethrows`.
+    public func perform<T, E: Error>(_ block: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let result: UncheckedSendableBox<Result<T, E>> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                lock.lock()
+                defer { lock.unlock() }
+                let outcome: Result<T, E>
+                do throws(E) { outcome = .success(try block()) } catch { outcome = .failure(error) }
+                continuation.resume(returning: UncheckedSendableBox(outcome))
+            }
+        }
+        return try result.value.get()
+    }
+
+    /// Runs `body` (coordinator calls made for `context`) with `context` as the requesting
+    /// context that custom stores receive (`NSIncrementalStore.execute(_:with:)`).
+    func serving<T>(_ context: AnyObject, _ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let previous = requestingContext
+        requestingContext = context
+        defer { requestingContext = previous }
+        return try body()
     }
 
     // MARK: - Internal: routing, rows and saving
@@ -322,6 +599,13 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             return rows.map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
         }
         return try store.backend.relatedKeys(relationship: relationship, pk: pk)
+    }
+
+    /// Keys a store chooses for new objects itself (``StoreBackend/obtainKeys(for:)``).
+    func obtainKeys(for objects: [AnyObject], in store: NSPersistentStore) throws -> [StoreKey]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try store.backend.obtainKeys(for: objects)
     }
 
     func allocateKeys(entity: NSEntityDescription, count: Int, in store: NSPersistentStore) throws -> Int64 {

@@ -11,6 +11,12 @@ struct FetchPlan {
     /// 0 means no limit.
     var limit = 0
     var offset = 0
+    /// What the caller will filter and sort by in memory when this plan carries no predicate
+    /// or sorts of its own (after `StoreFetchUnsupported`): a store that can narrow its
+    /// answer with them may (a custom store's fetch request gets them); every other store
+    /// ignores them.
+    var hintPredicate: NSPredicate?
+    var hintSortDescriptors: [NSSortDescriptor] = []
 }
 
 /// One sort criterion of a fetch, resolved from an `NSSortDescriptor`.

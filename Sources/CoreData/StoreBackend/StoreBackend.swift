@@ -1,6 +1,7 @@
 import Foundation
 
-/// The contract between the coordinator and a store implementation (SQLite or memory).
+/// The contract between the coordinator and a store implementation (SQLite, memory, or the
+/// adapter over a store class written by an app).
 ///
 /// Rows travel as ``StoreRow``s whose values follow the entity's layout:
 /// - attributes: the slot's own type (text for String/URI/Decimal, dates as seconds since
@@ -9,7 +10,8 @@ import Foundation
 /// - to-many relationships and transient properties: NULL (to-many are loaded on demand
 ///   with `relatedKeys`).
 ///
-/// All calls are made with the coordinator's lock held: a backend needs no locking.
+/// All calls are made with the coordinator's lock held: a backend needs no locking. The
+/// context on whose behalf a call is made is the coordinator's `requestingContext`.
 protocol StoreBackend: AnyObject {
     var storeType: String { get }
     /// Metadata as in memory; persisted by `save` (and on load for a new store).
@@ -47,6 +49,13 @@ protocol StoreBackend: AnyObject {
     /// Reserves `count` new primary keys for the inheritance root of `entity`; returns the
     /// first.
     func allocateKeys(entity: NSEntityDescription, count: Int) throws -> Int64
+    /// Permanent keys for new objects (the saving context's managed objects, all of one
+    /// inheritance family), in order, when the store chooses its own identities (a custom
+    /// store's `obtainPermanentIDs(for:)`); nil to have keys from ``allocateKeys(entity:count:)``.
+    func obtainKeys(for objects: [AnyObject]) throws -> [StoreKey]?
+    /// Whether ``save(_:)`` reads the saving context's objects (``StoreChanges/Write/object``),
+    /// which must then carry their permanent IDs already, as Apple's custom stores expect.
+    var readsObjectsOnSave: Bool { get }
     /// Applies a change set atomically (one transaction), checking optimistic locking.
     func save(_ changes: StoreChanges) throws
     /// Releases files and handles.
@@ -54,6 +63,10 @@ protocol StoreBackend: AnyObject {
 }
 
 extension StoreBackend {
+    func obtainKeys(for objects: [AnyObject]) throws -> [StoreKey]? { nil }
+
+    var readsObjectsOnSave: Bool { false }
+
     func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]] {
         var result: [Int64: [StoreKey]] = [:]
         for pk in pks { result[pk] = try relatedKeys(relationship: relationship, pk: pk) }

@@ -13,11 +13,16 @@ struct StoreChanges {
         let changedSlots: [Int32]
         /// For an update: the version the context read, checked against `Z_OPT`.
         let expectedVersion: Int64
+        /// The saving context's managed object, for stores that read values from objects
+        /// (`NSIncrementalStore`, `NSAtomicStore`); nil when the rows come from elsewhere.
+        var object: AnyObject? = nil
     }
     struct Delete {
         let entity: NSEntityDescription
         let pk: Int64
         let expectedVersion: Int64
+        /// The deleted managed object (see ``Write/object``).
+        var object: AnyObject? = nil
     }
     /// A many-to-many (or unidirectional to-many) link, as join-table rows.
     struct Link: Hashable {
@@ -32,4 +37,15 @@ struct StoreChanges {
     var linksRemoved: [Link] = []
     /// Full order of ordered to-many relationships whose order changed.
     var orderings: [(relationship: NSRelationshipDescription, source: StoreKey, destinations: [StoreKey])] = []
+
+    /// Whether a to-many is stored as join-table links from this side: many-to-many
+    /// (reported by one canonical side) or a to-many without inverse.
+    static func ownsLinks(_ relationship: NSRelationshipDescription) -> Bool {
+        guard relationship.isToMany else { return false }
+        guard let inverse = relationship.inverseRelationship else { return true }
+        guard inverse.isToMany else { return false }
+        let mine = (relationship.entity.runtime.entityID, relationship.name)
+        let theirs = (inverse.entity.runtime.entityID, inverse.name)
+        return mine <= theirs
+    }
 }

@@ -1,21 +1,57 @@
 // Store types, store options and metadata keys, with Apple's string values.
 
+/// The SQLite store: a database file in Core Data's format (see <doc:StoreFormat>).
 public let NSSQLiteStoreType = "SQLite"
+/// The in-memory store: nothing is written to disk, and its contents go with its coordinator.
 public let NSInMemoryStoreType = "InMemory"
+/// Apple's binary store.
+///
+/// - Note: Apple parity: not implemented; adding a store of this type throws
+///   ``NSPersistentStoreInvalidTypeError``.
 public let NSBinaryStoreType = "Binary"
 
+/// A store option: open the store read-only. Saves that touch it fail, and nothing is written to
+/// its files.
 public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
+/// A store option: migrate a store written with another version of the model when it is added (on
+/// by default in ``NSPersistentStoreDescription``).
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+/// A store option: infer the mapping between the two model versions for a lightweight migration (on
+/// by default in ``NSPersistentStoreDescription``).
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+/// A store option: a dictionary of SQLite pragmas (name to value) run when the store opens, for
+/// example `["journal_mode": "DELETE"]`.
 public let NSSQLitePragmasOption = "NSSQLitePragmasOption"
+/// A store option asking Apple's store to run `ANALYZE` when it opens.
+///
+/// - Note: Apple parity: accepted and ignored.
 public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
+/// A store option asking Apple's store to run `VACUUM` when it opens.
+///
+/// - Note: Apple parity: accepted and ignored.
 public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
+/// A store option: how many seconds to wait for a database that another connection has locked
+/// before failing with ``NSPersistentStoreTimeoutError``.
 public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
+/// A store option turning on persistent history tracking.
+///
+/// - Note: Apple parity: accepted and ignored; no history is recorded.
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
+/// A store option asking for a notification when another process changes the store.
+///
+/// - Note: Apple parity: accepted and ignored; no such notification is posted.
 public let NSPersistentStoreRemoteChangeNotificationPostOptionKey = "NSPersistentStoreRemoteChangeNotificationOptionKey"
 
+/// In a store's metadata: the store type (`"SQLite"`).
 public let NSStoreTypeKey = "NSStoreType"
+/// In a store's metadata: the store's unique identifier, a UUID string, which object ID URIs carry.
 public let NSStoreUUIDKey = "NSStoreUUID"
+/// In a store's metadata: the version hash of each entity of the model the store was written with
+/// (entity name to 32 bytes of data).
 public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
+/// In a store's metadata: the version identifiers of the model the store was written with.
 public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
+/// A metadata key of Apple's store naming the operating system versions it must stay readable by.
+///
+/// - Note: Apple parity: not read or written here.
 public let NSPersistentStoreOSCompatibility = "NSPersistentStoreOSCompatibility"

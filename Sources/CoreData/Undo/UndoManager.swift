@@ -79,7 +79,10 @@ open class UndoManager: NSObject {
     open var levelsOfUndo = 0 {
         didSet { trim(&undoStack); trim(&redoStack) }
     }
+    /// Whether ``undo()`` is running: what is registered meanwhile goes to the redo stack.
     open private(set) var isUndoing = false
+    /// Whether ``redo()`` is running: what is registered meanwhile goes to the undo stack, and
+    /// the redo stack is kept.
     open private(set) var isRedoing = false
     /// How deeply groups are nested now (0: no group open).
     open private(set) var groupingLevel = 0
@@ -106,11 +109,16 @@ open class UndoManager: NSObject {
         openGroup?.entries.append(.action(target: target, handler: { handler($0 as! TargetType) }))
     }
 
+    /// Whether registrations are recorded: false between ``disableUndoRegistration()`` and the
+    /// matching ``enableUndoRegistration()``.
     open var isUndoRegistrationEnabled: Bool { disableCount == 0 }
 
     /// Stops recording until the matching ``enableUndoRegistration()`` (calls nest).
     open func disableUndoRegistration() { disableCount += 1 }
 
+    /// Ends one ``disableUndoRegistration()``; recording resumes when every one is ended.
+    ///
+    /// - Note: Apple parity: an unbalanced call traps, as Apple raises.
     open func enableUndoRegistration() {
         guard disableCount > 0 else {
             coreDataMisuse("-[NSUndoManager enableUndoRegistration]: Unbalanced call to enableUndoRegistration")
@@ -160,10 +168,14 @@ open class UndoManager: NSObject {
 
     // MARK: - Undoing and redoing
 
+    /// Whether ``undo()`` has something to undo: a group on the undo stack, or an event group
+    /// still open with registrations in it.
     open var canUndo: Bool {
         !undoStack.isEmpty || (openGroup.map { groupingLevel == 1 && !$0.isEmpty } ?? false)
     }
 
+    /// Whether ``redo()`` has something to redo. Any new registration outside undo and redo
+    /// empties the redo stack.
     open var canRedo: Bool { !redoStack.isEmpty }
 
     /// Closes the event group if one is open, then undoes the last top-level group.
@@ -258,15 +270,25 @@ open class UndoManager: NSObject {
         (openGroup ?? undoStack.last)?.actionName = actionName
     }
 
+    /// The action name of the group ``undo()`` would undo; empty when it has none.
     open var undoActionName: String { undoStack.last?.actionName ?? "" }
+    /// The action name of the group ``redo()`` would redo; empty when it has none.
     open var redoActionName: String { redoStack.last?.actionName ?? "" }
+    /// A menu title for undo: "Undo" followed by ``undoActionName`` when there is one.
     open var undoMenuItemTitle: String { undoMenuTitle(forUndoActionName: undoActionName) }
+    /// A menu title for redo: "Redo" followed by ``redoActionName`` when there is one.
     open var redoMenuItemTitle: String { redoMenuTitle(forUndoActionName: redoActionName) }
 
+    /// The undo menu title for an action name: "Undo" alone, or "Undo <name>".
+    ///
+    /// - Note: Apple parity: English only; Apple localizes the word.
     open func undoMenuTitle(forUndoActionName actionName: String) -> String {
         actionName.isEmpty ? "Undo" : "Undo \(actionName)"
     }
 
+    /// The redo menu title for an action name: "Redo" alone, or "Redo <name>".
+    ///
+    /// - Note: Apple parity: English only; Apple localizes the word.
     open func redoMenuTitle(forUndoActionName actionName: String) -> String {
         actionName.isEmpty ? "Redo" : "Redo \(actionName)"
     }

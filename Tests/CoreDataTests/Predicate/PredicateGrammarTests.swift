@@ -1,7 +1,7 @@
 import Testing
 @testable import CoreData
 
-/// Every construct of the format grammar (PREDICATES.md §1), parsed and evaluated.
+/// Every construct of the format grammar (<doc:PredicateLanguage#Grammar>), parsed and evaluated.
 @Suite struct PredicateGrammarTests {
     let alice = PredicateFixtures.alice()
 

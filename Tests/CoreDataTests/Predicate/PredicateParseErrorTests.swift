@@ -2,8 +2,8 @@ import Testing
 @testable import CoreData
 import CoreDataTestSupport
 
-/// Bad input (PREDICATES.md §1.4): each is a thrown NSError naming the problem and the
-/// character position, and no input crashes the parser.
+/// Bad input (<doc:PredicateLanguage#Errors-in-a-format-string>): each is a thrown NSError
+/// naming the problem and the character position, and no input crashes the parser.
 @Suite struct PredicateParseErrorTests {
 
     @Test("a parse error is an NSError in NSCocoaErrorDomain, code 2048, with the position")

@@ -1,12 +1,12 @@
 import Testing
 @testable import CoreData
 
-/// One test per semantics note of PREDICATES.md §3.
+/// One test per semantic rule of the predicate language (<doc:PredicateLanguage#Semantics>).
 @Suite struct PredicateSemanticsTests {
     let alice = PredicateFixtures.alice()
     let bob = PredicateFixtures.bob()
 
-    // MARK: - §3.1 NULL
+    // MARK: - NULL
 
     @Test("nil equals only nil or NSNull")
     func nilEquality() throws {
@@ -52,7 +52,7 @@ import Testing
         #expect(try !predicateHolds("x == 0", ["x": NSNull()]))
     }
 
-    // MARK: - §3.2 Types and equality
+    // MARK: - Types and equality
 
     @Test("equality never coerces strings to numbers")
     func noStringNumberCoercion() throws {
@@ -98,7 +98,7 @@ import Testing
         #expect(try predicateHolds("'apple' <[c] 'Zed'"))
     }
 
-    // MARK: - §3.3 Options
+    // MARK: - Options
 
     @Test("string comparisons are case- and diacritic-sensitive by default")
     func sensitiveByDefault() throws {
@@ -155,7 +155,7 @@ import Testing
         #expect(try predicateHolds("'x' ==[l] 'x'"))
     }
 
-    // MARK: - §3.4 LIKE, MATCHES, CONTAINS
+    // MARK: - LIKE, MATCHES, CONTAINS
 
     @Test("LIKE matches the whole string with * and ? only")
     func likeWildcards() throws {
@@ -214,7 +214,7 @@ import Testing
         #expect(try !predicateHolds("'' IN 'abc'"))
     }
 
-    // MARK: - §3.5 To-many key paths
+    // MARK: - To-many key paths
 
     @Test("ANY is true if any element matches and false on an empty collection")
     func anyQuantifier() throws {
@@ -255,7 +255,7 @@ import Testing
         #expect(try !predicateHolds("'Rigel' IN projects.title", alice))
     }
 
-    // MARK: - §3.6 Collection operators
+    // MARK: - Collection operators
 
     @Test("@count is the number of elements, 0 when empty")
     func countOperator() throws {
@@ -286,7 +286,7 @@ import Testing
         #expect(try predicateHolds("projects.@avg.hours == 80", alice))
     }
 
-    // MARK: - §3.7 IN
+    // MARK: - IN
 
     @Test("IN accepts arrays, sets and dictionaries (their values)")
     func inCollections() throws {
@@ -319,7 +319,7 @@ import Testing
         #expect(try !predicateHolds("'xyz' IN 'Alice'"))
     }
 
-    // MARK: - §3.8 Miscellaneous
+    // MARK: - Miscellaneous
 
     @Test("an empty AND is true and an empty OR is false")
     func emptyCompounds() throws {

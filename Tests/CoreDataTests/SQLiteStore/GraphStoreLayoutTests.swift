@@ -4,7 +4,7 @@ import Testing
 import CoreDataTestSupport
 
 @Suite struct GraphStoreLayoutTests {
-    @Test("every relationship kind gets the column and join-table names FORMATS.md §2.3 predicts")
+    @Test("every relationship kind gets the column and join-table names of Core Data's store format")
     func columnNames() throws {
         let stack = try TestStack.graph(NSSQLiteStoreType)
         let note = stack.insert("Note") as! Note

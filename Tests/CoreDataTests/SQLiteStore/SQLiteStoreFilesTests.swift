@@ -60,22 +60,31 @@ import CoreDataTestSupport
         #expect(copy.metadata[NSStoreUUIDKey] as? String == backend.metadata[NSStoreUUIDKey] as? String)
     }
 
-    @Test("destroyFiles removes the database, -wal and -shm, even while the store is open")
-    func destroy() throws {
+    @Test("emptyStore leaves the database file in place with no tables, even while the store is open")
+    func emptyInPlace() throws {
         let model = Models.library()
         let url = folder.file("Doomed.sqlite")
         let backend = try openBackend(url, model)
         var changes = StoreChanges()
         changes.inserts = [insert(makeRow(model.entitiesByName["Author"]!, pk: 1, [:]))]
         try backend.save(changes)
-        try SQLiteStoreBackend.destroyFiles(at: url)
-        for suffix in ["", "-wal", "-shm"] {
-            #expect(!FileManager.default.fileExists(atPath: url.path + suffix), "\(suffix)")
-        }
+        try SQLiteStoreBackend.emptyStore(at: url)
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        // The open connection sees an empty database, not a vanished file.
+        #expect(throws: (any Error).self) { try backend.count(FetchPlan(entity: model.entitiesByName["Author"]!)) }
         backend.close()
+        #expect(try RawDatabase(url).scalar("SELECT COUNT(*) FROM sqlite_master") as? Int64 == 0)
         // A new store can be made at the same place.
         try openBackend(url, model).close()
         #expect(try RawDatabase(url).scalar("SELECT COUNT(*) FROM ZAUTHOR") as? Int64 == 0)
+    }
+
+    @Test("emptyStore truncates a file that is not a database to zero bytes")
+    func emptyNotADatabase() throws {
+        let url = folder.file("Text.sqlite")
+        try Data("not a database at all, only text".utf8).write(to: url)
+        try SQLiteStoreBackend.emptyStore(at: url)
+        #expect((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue == 0)
     }
 
     @Test("replacePersistentStore and destroyPersistentStore through the coordinator")
@@ -89,6 +98,7 @@ import CoreDataTestSupport
         try coordinator.addPersistentStore(type: .sqlite, at: destination)
         try coordinator.destroyPersistentStore(at: destination, type: .sqlite)
         #expect(coordinator.persistentStores.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(FileManager.default.fileExists(atPath: destination.path))
+        #expect(try RawDatabase(destination).scalar("SELECT COUNT(*) FROM sqlite_master") as? Int64 == 0)
     }
 }

@@ -226,7 +226,8 @@ struct MigrationSQL {
         entity.runtime.family.map { String($0.runtime.entityID) }.joined(separator: ", ")
     }
 
-    /// A default value as a SQL literal, in the column's on-disk encoding (FORMATS.md §2.2).
+    /// A default value as a SQL literal, in the column's on-disk encoding
+    /// (<doc:StoreFormat#Attribute-columns>).
     static func literal(_ value: Any?, kind: SQLiteValueKind?) -> String {
         guard let value, let kind else { return "NULL" }
         switch kind {

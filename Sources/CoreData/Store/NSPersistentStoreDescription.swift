@@ -12,10 +12,14 @@ import Foundation
 open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendable {
     // @unchecked Sendable: configured on one thread before `loadPersistentStores`.
 
+    /// The store's file (for the in-memory store, any URL or nil).
     open var url: URL?
     /// `NSSQLiteStoreType` (default) or `NSInMemoryStoreType`.
     open var type: String = NSSQLiteStoreType
+    /// The model configuration whose entities the store holds; nil for all of them.
     open var configuration: String?
+    /// The options passed to the coordinator when the store is added, keyed by the `NS…Option`
+    /// constants. The typed properties below read and write this dictionary.
     open private(set) var options: [String: NSObject] = [:]
     /// `NSReadOnlyPersistentStoreOption`: the store is only read; saving into it fails
     /// with `NSPersistentStoreSaveError`, and a store that does not exist is an error.
@@ -35,6 +39,8 @@ open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendabl
         get { (options[NSPersistentStoreTimeoutOption] as? NSNumber)?.doubleValue ?? 240 }
         set { options[NSPersistentStoreTimeoutOption] = NSNumber(value: newValue) }
     }
+    /// Adds the store on a background queue: ``NSPersistentContainer/loadPersistentStores(completionHandler:)``
+    /// returns at once and calls its handler from that queue. Default false.
     open var shouldAddStoreAsynchronously = false
     /// `NSMigratePersistentStoresAutomaticallyOption` (default true).
     open var shouldMigrateStoreAutomatically: Bool {
@@ -46,6 +52,8 @@ open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendabl
         get { (options[NSInferMappingModelAutomaticallyOption] as? NSNumber)?.boolValue ?? true }
         set { options[NSInferMappingModelAutomaticallyOption] = NSNumber(value: newValue) }
     }
+    /// The SQLite pragmas run when the store opens (``NSSQLitePragmasOption``); set them with
+    /// ``setValue(_:forPragmaNamed:)``.
     open var sqlitePragmas: [String: NSObject] {
         (options[NSSQLitePragmasOption] as? NSDictionary as? [String: NSObject]) ?? [:]
     }
@@ -56,15 +64,20 @@ open class NSPersistentStoreDescription: NSObject, NSCopying, @unchecked Sendabl
         shouldInferMappingModelAutomatically = true
     }
 
+    /// Describes a SQLite store at `url`, migrated automatically with an inferred mapping when
+    /// its model version differs.
     public convenience init(url: URL) {
         self.init()
         self.url = url
     }
 
+    /// Sets (or, with nil, removes) the store option `key`.
     open func setOption(_ option: NSObject?, forKey key: String) {
         options[key] = option
     }
 
+    /// Sets (or, with nil, removes) the SQLite pragma `name`, run when the store opens:
+    /// `setValue("DELETE" as NSString, forPragmaNamed: "journal_mode")`.
     open func setValue(_ value: NSObject?, forPragmaNamed name: String) {
         var pragmas = sqlitePragmas
         pragmas[name] = value
