@@ -205,21 +205,32 @@ def fixups(symbols):
             s.decl.name = lower_first_word(s.decl.name[2:])
             s.name = f"NSAttributeType.{s.decl.name}"
         out.append(s)
-    # Names Apple's importer spells differently from this run (it sees Foundation's URL and
-    # AnyClass, this run sees only Objective-C stand-ins); Apple's spellings as the SDK lists them.
+    # Names Apple's Swift spells differently from this importer run: Apple's toolchain carries
+    # API notes newer than the open-source copy used here, and sees Foundation's URL and AnyClass
+    # where this run sees Objective-C stand-ins. Each replacement is Apple's declaration as
+    # Apple's documentation gives it (developer.apple.com/documentation/coredata/...).
     renames = {
-        "NSPersistentStoreCoordinator.registerStore(_:forStoreType:)": "registerStoreClass",
-        "NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:url:)": ("ofType", "at"),
-        "NSPersistentStoreCoordinator.setMetadata(_:forPersistentStoreOfType:url:)": ("forPersistentStoreOfType", "at"),
+        "NSPersistentStoreCoordinator.registerStore(_:forStoreType:)":
+            "class func registerStoreClass(_ storeClass: AnyClass?, forStoreType storeType: String)",
+        "NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:url:)":
+            "class func metadataForPersistentStore(ofType storeType: String?, at url: URL) throws -> [String: Any]",
+        "NSPersistentStoreCoordinator.setMetadata(_:forPersistentStoreOfType:url:)":
+            "class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String?, at url: URL) throws",
+        "NSPersistentStoreCoordinator.destroyPersistentStore(at:withType:options:)":
+            "func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws",
+        "NSPersistentStoreCoordinator.replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:storeType:)":
+            "func replacePersistentStore(at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil, "
+            "withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil, ofType storeType: String) throws",
+        "NSMergePolicy.resolveOptimisticLockingVersionConflicts(_:)":
+            "func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws",
     }
     for s in out:
         fix = renames.get(s.name)
         if fix is None:
             continue
-        if isinstance(fix, str):
-            s.decl.name = fix
-        else:
-            s.decl.params = [(l if l != "url" else fix[1], i, t, dflt) for l, i, t, dflt in s.decl.params]
+        mods = s.decl.mods
+        s.decl = sd.parse_decl(fix)
+        s.decl.mods = mods
         s.name = f"{s.owner}.{s.decl.spelling}"
     # NS_OPTIONS members whose value is 0 are imported by Apple's SDK (documented as
     # NSFetchRequestResultType.managedObjectResultType); this importer run hid it.
