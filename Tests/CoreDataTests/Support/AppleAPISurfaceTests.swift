@@ -950,6 +950,9 @@ private final class _Sub295_299: NSFetchRequest<NSManagedObject>, @unchecked Sen
 @MainActor private func _check319() {
     let _: ReferenceWritableKeyPath<NSFetchRequest<NSManagedObject>, NSPredicate?> = \NSFetchRequest<NSManagedObject>.havingPredicate
 }
+@MainActor private func _check320() {
+    let _: ((NSAsynchronousFetchResult<any NSFetchRequestResult>) -> Void).Type = NSPersistentStoreAsynchronousFetchResultCompletionBlock.self
+}
 private final class _Sub321: NSAsynchronousFetchRequest<NSManagedObject>, @unchecked Sendable {}
 @MainActor private func _check321() {
     let _: Any.Type = NSAsynchronousFetchRequest<NSManagedObject>.self
@@ -1040,6 +1043,24 @@ private final class _Sub332_339: NSManagedObjectModel, @unchecked Sendable {}
 @MainActor private func _check358() {
     let _: NSNotification.Name = .NSManagedObjectContextObjectsDidChange
 }
+@MainActor private func _check359() {
+    let _: NSNotification.Name = .NSManagedObjectContextDidSaveObjectIDs
+}
+@MainActor private func _check360() {
+    let _: NSNotification.Name = .NSManagedObjectContextDidMergeChangesObjectIDs
+}
+@MainActor private func _check361() {
+    let _: NSNotification.Name = .NSPersistentStoreCoordinatorStoresWillChange
+}
+@MainActor private func _check362() {
+    let _: NSNotification.Name = .NSPersistentStoreCoordinatorStoresDidChange
+}
+@MainActor private func _check363() {
+    let _: NSNotification.Name = .NSPersistentStoreCoordinatorWillRemoveStore
+}
+@MainActor private func _check364() {
+    let _: NSNotification.Name = .NSPersistentStoreRemoteChange
+}
 @MainActor private func _check367() {
     let _: () -> String = { NSInsertedObjectsKey }
 }
@@ -1055,8 +1076,26 @@ private final class _Sub332_339: NSManagedObjectModel, @unchecked Sendable {}
 @MainActor private func _check371() {
     let _: () -> String = { NSInvalidatedObjectsKey }
 }
+@MainActor private func _check372() {
+    let _: () -> String = { NSManagedObjectContextQueryGenerationKey }
+}
 @MainActor private func _check373() {
     let _: () -> String = { NSInvalidatedAllObjectsKey }
+}
+@MainActor private func _check374() {
+    let _: () -> String = { NSInsertedObjectIDsKey }
+}
+@MainActor private func _check375() {
+    let _: () -> String = { NSUpdatedObjectIDsKey }
+}
+@MainActor private func _check376() {
+    let _: () -> String = { NSDeletedObjectIDsKey }
+}
+@MainActor private func _check377() {
+    let _: () -> String = { NSRefreshedObjectIDsKey }
+}
+@MainActor private func _check378() {
+    let _: () -> String = { NSInvalidatedObjectIDsKey }
 }
 @MainActor private func _check379() {
     let _: () -> Any = { NSErrorMergePolicy }
@@ -1201,6 +1240,15 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 @MainActor private func _check448() {
     let _: () -> String = { NSStoreUUIDKey }
 }
+@MainActor private func _check449() {
+    let _: () -> String = { NSAddedPersistentStoresKey }
+}
+@MainActor private func _check450() {
+    let _: () -> String = { NSRemovedPersistentStoresKey }
+}
+@MainActor private func _check451() {
+    let _: () -> String = { NSUUIDChangedPersistentStoresKey }
+}
 @MainActor private func _check452() {
     let _: () -> String = { NSReadOnlyPersistentStoreOption }
 }
@@ -1215,6 +1263,9 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 }
 @MainActor private func _check457() {
     let _: () -> String = { NSSQLiteManualVacuumOption }
+}
+@MainActor private func _check458() {
+    let _: () -> String = { NSIgnorePersistentStoreVersioningOption }
 }
 @MainActor private func _check459() {
     let _: () -> String = { NSMigratePersistentStoresAutomaticallyOption }
@@ -1231,11 +1282,41 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 @MainActor private func _check463() {
     let _: () -> String = { NSPersistentStoreOSCompatibility }
 }
+@MainActor private func _check464() {
+    let _: () -> String = { NSPersistentStoreConnectionPoolMaxSizeKey }
+}
+@MainActor private func _check466() {
+    let _: () -> String = { NSPersistentStoreStagedMigrationManagerOptionKey }
+}
+@MainActor private func _check477() {
+    let _: () -> String = { NSPersistentStoreForceDestroyOption }
+}
+@MainActor private func _check478() {
+    let _: () -> String = { NSPersistentStoreFileProtectionKey }
+}
 @MainActor private func _check479() {
     let _: () -> String = { NSPersistentHistoryTrackingKey }
 }
+@MainActor private func _check480() {
+    let _: () -> String = { NSBinaryStoreSecureDecodingClasses }
+}
+@MainActor private func _check481() {
+    let _: () -> String = { NSBinaryStoreInsecureDecodingCompatibilityOption }
+}
 @MainActor private func _check482() {
     let _: () -> String = { NSPersistentStoreRemoteChangeNotificationPostOptionKey }
+}
+@MainActor private func _check483() {
+    let _: () -> String = { NSPersistentStoreURLKey }
+}
+@MainActor private func _check484() {
+    let _: () -> String = { NSPersistentHistoryTokenKey }
+}
+@MainActor private func _check485() {
+    let _: () -> String = { NSPersistentStoreDeferredLightweightMigrationOptionKey }
+}
+@MainActor private func _check486() {
+    let _: () -> String = { NSPersistentStoreModelVersionChecksumKey }
 }
 private final class _Sub487: NSPersistentStoreCoordinator, @unchecked Sendable {}
 @MainActor private func _check487() {
@@ -1263,8 +1344,17 @@ private final class _Sub487_490: NSPersistentStoreCoordinator, @unchecked Sendab
 @MainActor private func _check494() {
     let _: (NSPersistentStoreCoordinator) -> (URL) -> NSPersistentStore? = NSPersistentStoreCoordinator.persistentStore(for:)
 }
+@MainActor private func _check495() {
+    let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore) -> URL = NSPersistentStoreCoordinator.url(for:)
+}
+@MainActor private func _check496() {
+    let _: (NSPersistentStoreCoordinator) -> (URL, NSPersistentStore) -> Bool = NSPersistentStoreCoordinator.setURL(_:for:)
+}
 @MainActor private func _check497() {
     let _: (NSPersistentStoreCoordinator) -> (String, String?, URL?, [AnyHashable: Any]?) throws -> NSPersistentStore = NSPersistentStoreCoordinator.addPersistentStore(ofType:configurationName:at:options:)
+}
+@MainActor private func _check498() {
+    let _: (NSPersistentStoreCoordinator) -> (NSPersistentStoreDescription, @escaping (NSPersistentStoreDescription, (any Error)?) -> Void) -> Void = NSPersistentStoreCoordinator.addPersistentStore(with:completionHandler:)
 }
 @MainActor private func _check499() {
     let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore) throws -> Void = NSPersistentStoreCoordinator.remove(_:)
@@ -1278,8 +1368,29 @@ private final class _Sub487_490: NSPersistentStoreCoordinator, @unchecked Sendab
 @MainActor private func _check502() {
     let _: (NSPersistentStoreCoordinator) -> (URL) -> NSManagedObjectID? = NSPersistentStoreCoordinator.managedObjectID(forURIRepresentation:)
 }
+@MainActor private func _check503() {
+    let _: (NSPersistentStoreCoordinator) -> (NSPersistentStoreRequest, NSManagedObjectContext) throws -> Any = NSPersistentStoreCoordinator.execute(_:with:)
+}
+@MainActor private func _check504() {
+    let _: () -> [String: NSValue] = { NSPersistentStoreCoordinator.registeredStoreTypes }
+}
+@MainActor private func _check505() {
+    let _: (AnyClass?, String) -> Void = NSPersistentStoreCoordinator.registerStoreClass(_:forStoreType:)
+}
 @MainActor private func _check506() {
     let _: (String, URL, [AnyHashable: Any]?) throws -> [String: Any] = NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:options:)
+}
+@MainActor private func _check507() {
+    let _: ([String: Any]?, String, URL, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator.setMetadata(_:forPersistentStoreOfType:at:options:)
+}
+@MainActor private func _check510() {
+    let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore, URL, [AnyHashable: Any]?, String) throws -> NSPersistentStore = NSPersistentStoreCoordinator.migratePersistentStore(_:to:options:withType:)
+}
+@MainActor private func _check511() {
+    let _: (NSPersistentStoreCoordinator) -> (URL, String, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator.destroyPersistentStore(at:ofType:options:)
+}
+@MainActor private func _check512() {
+    let _: (NSPersistentStoreCoordinator) -> (URL, [AnyHashable: Any]?, URL, [AnyHashable: Any]?, String) throws -> Void = NSPersistentStoreCoordinator.replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:ofType:)
 }
 @MainActor private func _check513() {
     let _: (NSPersistentStoreCoordinator) -> (@escaping @Sendable () -> Void) -> Void = NSPersistentStoreCoordinator.perform(_:)
@@ -1294,6 +1405,17 @@ private final class _Sub538: NSPersistentStore, @unchecked Sendable {}
 }
 @MainActor private func _check539() {
     let _: (URL) throws -> [String: Any] = NSPersistentStore.metadataForPersistentStore(with:)
+}
+@MainActor private func _check540() {
+    let _: ([String: Any]?, URL) throws -> Void = NSPersistentStore.setMetadata(_:forPersistentStoreAt:)
+}
+private final class _Sub538_542: NSPersistentStore, @unchecked Sendable {}
+@MainActor private func _check542() {
+    let _: (NSPersistentStoreCoordinator?, String?, URL, [AnyHashable: Any]?) -> NSPersistentStore = NSPersistentStore.init(persistentStoreCoordinator:configurationName:at:options:)
+        let _: (NSPersistentStoreCoordinator?, String?, URL, [AnyHashable: Any]?) -> _Sub538_542 = _Sub538_542.init(persistentStoreCoordinator:configurationName:at:options:)
+}
+@MainActor private func _check543() {
+    let _: (NSPersistentStore) -> () throws -> Void = NSPersistentStore.loadMetadata
 }
 @MainActor private func _check544() {
     let _: KeyPath<NSPersistentStore, NSPersistentStoreCoordinator?> = \NSPersistentStore.persistentStoreCoordinator
@@ -1320,6 +1442,77 @@ private final class _Sub538: NSPersistentStore, @unchecked Sendable {}
 @MainActor private func _check551() {
     let _: (NSPersistentStore) -> [String: Any] = { $0.metadata }
         let _: (NSPersistentStore, [String: Any]) -> Void = { $0.metadata = $1 }
+}
+@MainActor private func _check552() {
+    let _: (NSPersistentStore) -> (NSPersistentStoreCoordinator) -> Void = NSPersistentStore.didAdd(to:)
+}
+@MainActor private func _check553() {
+    let _: (NSPersistentStore) -> (NSPersistentStoreCoordinator?) -> Void = NSPersistentStore.willRemove(from:)
+}
+private final class _Sub555: NSAtomicStoreCacheNode, @unchecked Sendable {}
+@MainActor private func _check555() {
+    let _: Any.Type = NSAtomicStoreCacheNode.self
+        let _: NSObject.Type = NSAtomicStoreCacheNode.self
+}
+private final class _Sub555_556: NSAtomicStoreCacheNode, @unchecked Sendable {}
+@MainActor private func _check556() {
+    let _: (NSManagedObjectID) -> NSAtomicStoreCacheNode = NSAtomicStoreCacheNode.init(objectID:)
+        let _: (NSManagedObjectID) -> _Sub555_556 = _Sub555_556.init(objectID:)
+}
+@MainActor private func _check557() {
+    let _: KeyPath<NSAtomicStoreCacheNode, NSManagedObjectID> = \NSAtomicStoreCacheNode.objectID
+}
+@MainActor private func _check558() {
+    let _: ReferenceWritableKeyPath<NSAtomicStoreCacheNode, NSMutableDictionary?> = \NSAtomicStoreCacheNode.propertyCache
+}
+@MainActor private func _check559() {
+    let _: (NSAtomicStoreCacheNode) -> (String) -> Any? = NSAtomicStoreCacheNode.value(forKey:)
+}
+@MainActor private func _check560() {
+    let _: (NSAtomicStoreCacheNode) -> (Any?, String) -> Void = NSAtomicStoreCacheNode.setValue(_:forKey:)
+}
+private final class _Sub561: NSAtomicStore, @unchecked Sendable {}
+@MainActor private func _check561() {
+    let _: Any.Type = NSAtomicStore.self
+        let _: NSPersistentStore.Type = NSAtomicStore.self
+}
+private final class _Sub561_562: NSAtomicStore, @unchecked Sendable {}
+@MainActor private func _check562() {
+    let _: (NSPersistentStoreCoordinator?, String?, URL, [AnyHashable: Any]?) -> NSAtomicStore = NSAtomicStore.init(persistentStoreCoordinator:configurationName:at:options:)
+        let _: (NSPersistentStoreCoordinator?, String?, URL, [AnyHashable: Any]?) -> _Sub561_562 = _Sub561_562.init(persistentStoreCoordinator:configurationName:at:options:)
+}
+@MainActor private func _check563() {
+    let _: (NSAtomicStore) -> () throws -> Void = NSAtomicStore.load
+}
+@MainActor private func _check564() {
+    let _: (NSAtomicStore) -> () throws -> Void = NSAtomicStore.save
+}
+@MainActor private func _check565() {
+    let _: (NSAtomicStore) -> (NSManagedObject) -> NSAtomicStoreCacheNode = NSAtomicStore.newCacheNode(for:)
+}
+@MainActor private func _check566() {
+    let _: (NSAtomicStore) -> (NSAtomicStoreCacheNode, NSManagedObject) -> Void = NSAtomicStore.updateCacheNode(_:from:)
+}
+@MainActor private func _check567() {
+    let _: (NSAtomicStore) -> () -> Set<NSAtomicStoreCacheNode> = NSAtomicStore.cacheNodes
+}
+@MainActor private func _check568() {
+    let _: (NSAtomicStore) -> (Set<NSAtomicStoreCacheNode>) -> Void = NSAtomicStore.addCacheNodes(_:)
+}
+@MainActor private func _check569() {
+    let _: (NSAtomicStore) -> (Set<NSAtomicStoreCacheNode>) -> Void = NSAtomicStore.willRemoveCacheNodes(_:)
+}
+@MainActor private func _check570() {
+    let _: (NSAtomicStore) -> (NSManagedObjectID) -> NSAtomicStoreCacheNode? = NSAtomicStore.cacheNode(for:)
+}
+@MainActor private func _check571() {
+    let _: (NSAtomicStore) -> (NSEntityDescription, Any) -> NSManagedObjectID = NSAtomicStore.objectID(for:withReferenceObject:)
+}
+@MainActor private func _check572() {
+    let _: (NSAtomicStore) -> (NSManagedObject) -> Any = NSAtomicStore.newReferenceObject(for:)
+}
+@MainActor private func _check573() {
+    let _: (NSAtomicStore) -> (NSManagedObjectID) -> Any = NSAtomicStore.referenceObject(for:)
 }
 private final class _Sub588: NSMappingModel, @unchecked Sendable {}
 @MainActor private func _check588() {
@@ -1406,6 +1599,63 @@ private final class _Sub614: NSPropertyMapping, @unchecked Sendable {}
 @MainActor private func _check615() {
     let _: ReferenceWritableKeyPath<NSPropertyMapping, String?> = \NSPropertyMapping.name
 }
+private final class _Sub637: NSIncrementalStore, @unchecked Sendable {}
+@MainActor private func _check637() {
+    let _: Any.Type = NSIncrementalStore.self
+        let _: NSPersistentStore.Type = NSIncrementalStore.self
+}
+@MainActor private func _check638() {
+    let _: (NSIncrementalStore) -> () throws -> Void = NSIncrementalStore.loadMetadata
+}
+@MainActor private func _check639() {
+    let _: (NSIncrementalStore) -> (NSPersistentStoreRequest, NSManagedObjectContext?) throws -> Any = NSIncrementalStore.execute(_:with:)
+}
+@MainActor private func _check640() {
+    let _: (NSIncrementalStore) -> (NSManagedObjectID, NSManagedObjectContext) throws -> NSIncrementalStoreNode = NSIncrementalStore.newValuesForObject(with:with:)
+}
+@MainActor private func _check641() {
+    let _: (NSIncrementalStore) -> (NSRelationshipDescription, NSManagedObjectID, NSManagedObjectContext?) throws -> Any = NSIncrementalStore.newValue(forRelationship:forObjectWith:with:)
+}
+@MainActor private func _check642() {
+    let _: (URL) -> Any = NSIncrementalStore.identifierForNewStore(at:)
+}
+@MainActor private func _check643() {
+    let _: (NSIncrementalStore) -> ([NSManagedObject]) throws -> [NSManagedObjectID] = NSIncrementalStore.obtainPermanentIDs(for:)
+}
+@MainActor private func _check644() {
+    let _: (NSIncrementalStore) -> ([NSManagedObjectID]) -> Void = NSIncrementalStore.managedObjectContextDidRegisterObjects(with:)
+}
+@MainActor private func _check645() {
+    let _: (NSIncrementalStore) -> ([NSManagedObjectID]) -> Void = NSIncrementalStore.managedObjectContextDidUnregisterObjects(with:)
+}
+@MainActor private func _check646() {
+    let _: (NSIncrementalStore) -> (NSEntityDescription, Any) -> NSManagedObjectID = NSIncrementalStore.newObjectID(for:referenceObject:)
+}
+@MainActor private func _check647() {
+    let _: (NSIncrementalStore) -> (NSManagedObjectID) -> Any = NSIncrementalStore.referenceObject(for:)
+}
+private final class _Sub648: NSIncrementalStoreNode, @unchecked Sendable {}
+@MainActor private func _check648() {
+    let _: Any.Type = NSIncrementalStoreNode.self
+        let _: NSObject.Type = NSIncrementalStoreNode.self
+}
+private final class _Sub648_649: NSIncrementalStoreNode, @unchecked Sendable {}
+@MainActor private func _check649() {
+    let _: (NSManagedObjectID, [String: Any], UInt64) -> NSIncrementalStoreNode = NSIncrementalStoreNode.init(objectID:withValues:version:)
+        let _: (NSManagedObjectID, [String: Any], UInt64) -> _Sub648_649 = _Sub648_649.init(objectID:withValues:version:)
+}
+@MainActor private func _check650() {
+    let _: (NSIncrementalStoreNode) -> ([String: Any], UInt64) -> Void = NSIncrementalStoreNode.update(withValues:version:)
+}
+@MainActor private func _check651() {
+    let _: KeyPath<NSIncrementalStoreNode, NSManagedObjectID> = \NSIncrementalStoreNode.objectID
+}
+@MainActor private func _check652() {
+    let _: KeyPath<NSIncrementalStoreNode, UInt64> = \NSIncrementalStoreNode.version
+}
+@MainActor private func _check653() {
+    let _: (NSIncrementalStoreNode) -> (NSPropertyDescription) -> Any? = NSIncrementalStoreNode.value(for:)
+}
 private final class _Sub677: NSPersistentStoreResult, @unchecked Sendable {}
 @MainActor private func _check677() {
     let _: Any.Type = NSPersistentStoreResult.self
@@ -1438,6 +1688,28 @@ private final class _Sub683: NSAsynchronousFetchResult<NSManagedObject>, @unchec
 }
 @MainActor private func _check685() {
     let _: KeyPath<NSAsynchronousFetchResult<NSManagedObject>, [NSManagedObject]?> = \NSAsynchronousFetchResult<NSManagedObject>.finalResult
+}
+private final class _Sub705: NSSaveChangesRequest, @unchecked Sendable {}
+@MainActor private func _check705() {
+    let _: Any.Type = NSSaveChangesRequest.self
+        let _: NSPersistentStoreRequest.Type = NSSaveChangesRequest.self
+}
+private final class _Sub705_706: NSSaveChangesRequest, @unchecked Sendable {}
+@MainActor private func _check706() {
+    let _: (Set<NSManagedObject>?, Set<NSManagedObject>?, Set<NSManagedObject>?, Set<NSManagedObject>?) -> NSSaveChangesRequest = NSSaveChangesRequest.init(inserted:updated:deleted:locked:)
+        let _: (Set<NSManagedObject>?, Set<NSManagedObject>?, Set<NSManagedObject>?, Set<NSManagedObject>?) -> _Sub705_706 = _Sub705_706.init(inserted:updated:deleted:locked:)
+}
+@MainActor private func _check707() {
+    let _: KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?> = \NSSaveChangesRequest.insertedObjects
+}
+@MainActor private func _check708() {
+    let _: KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?> = \NSSaveChangesRequest.updatedObjects
+}
+@MainActor private func _check709() {
+    let _: KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?> = \NSSaveChangesRequest.deletedObjects
+}
+@MainActor private func _check710() {
+    let _: KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?> = \NSSaveChangesRequest.lockedObjects
 }
 private final class _Sub746: NSMergeConflict, @unchecked Sendable {}
 @MainActor private func _check746() {
@@ -1595,6 +1867,16 @@ private final class _Sub829: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check836() {
     let _: ReferenceWritableKeyPath<NSPersistentContainer, [NSPersistentStoreDescription]> = \NSPersistentContainer.persistentStoreDescriptions
 }
+private final class _Sub829_837: NSPersistentContainer, @unchecked Sendable {}
+@MainActor private func _check837() {
+    let _: (String) -> NSPersistentContainer = NSPersistentContainer.init(name:)
+        let _: (String) -> _Sub829_837 = _Sub829_837.init(name:)
+}
+private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
+@MainActor private func _check838() {
+    let _: (String, NSManagedObjectModel) -> NSPersistentContainer = NSPersistentContainer.init(name:managedObjectModel:)
+        let _: (String, NSManagedObjectModel) -> _Sub829_838 = _Sub829_838.init(name:managedObjectModel:)
+}
 @MainActor private func _check839() {
     let _: (NSPersistentContainer) -> (@escaping (NSPersistentStoreDescription, (any Error)?) -> Void) -> Void = NSPersistentContainer.loadPersistentStores(completionHandler:)
 }
@@ -1637,17 +1919,32 @@ private final class _Sub829: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check987() {
     let _: () -> NSPersistentStore.StoreType = { NSPersistentStore.StoreType.inMemory }
 }
+@MainActor private func _check989() {
+    let _: (NSPersistentStoreCoordinator) -> (String) -> NSManagedObjectID? = NSPersistentStoreCoordinator.managedObjectID(for:)
+}
 @MainActor private func _check990() {
     let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore.StoreType, String?, URL, [AnyHashable: Any]?) throws -> NSPersistentStore = NSPersistentStoreCoordinator.addPersistentStore(type:configuration:at:options:)
 }
 @MainActor private func _check992() {
     let _: (NSPersistentStore.StoreType, URL, [AnyHashable: Any]?) throws -> [String: Any] = NSPersistentStoreCoordinator.metadataForPersistentStore(type:at:options:)
 }
+@MainActor private func _check993() {
+    let _: ([String: Any]?, NSPersistentStore.StoreType, URL, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator.setMetadata(_:type:at:options:)
+}
+@MainActor private func _check994() {
+    let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore, URL, [AnyHashable: Any]?, NSPersistentStore.StoreType) throws -> NSPersistentStore = NSPersistentStoreCoordinator.migratePersistentStore(_:to:options:type:)
+}
 @MainActor private func _check995() {
     let _: (NSPersistentStoreCoordinator) -> (URL, NSPersistentStore.StoreType, [AnyHashable: Any]?) throws -> Void = NSPersistentStoreCoordinator.destroyPersistentStore(at:type:options:)
 }
 @MainActor private func _check996() {
     let _: (NSPersistentStoreCoordinator) -> (URL, [AnyHashable: Any]?, URL, [AnyHashable: Any]?, NSPersistentStore.StoreType) throws -> Void = NSPersistentStoreCoordinator.replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:type:)
+}
+@MainActor private func _check997() {
+    func _c997f(_ x: NSPersistentStoreCoordinator) async throws { let _: Int = try x.performAndWait(_v() as @Sendable () throws -> Int) }
+}
+@MainActor private func _check998() {
+    func _c998f(_ x: NSPersistentStoreCoordinator) async throws { let _: Int = try await x.perform(_v() as @Sendable () throws -> Int) }
 }
 @MainActor private func _check999() {
     let _: () -> CocoaError.Code = { CocoaError.Code.managedObjectValidation }
@@ -2267,6 +2564,61 @@ private final class _Sub829: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check1251() {
     let _: () -> Notification.Name = { NSManagedObjectContext.didChangeObjectsNotification }
 }
+@MainActor private func _check1252() {
+    let _: () -> Notification.Name = { NSManagedObjectContext.didSaveObjectIDsNotification }
+}
+@MainActor private func _check1253() {
+    let _: () -> Notification.Name = { NSManagedObjectContext.didMergeChangesObjectIDsNotification }
+}
+@MainActor private func _check1254() {
+    let _: Any.Type = NSManagedObjectContext.NotificationKey.self
+        let _: String.Type = NSManagedObjectContext.NotificationKey.RawValue.self
+}
+@MainActor private func _check1255() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.queryGeneration
+}
+@MainActor private func _check1256() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.invalidatedAllObjects
+}
+@MainActor private func _check1257() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.insertedObjects
+}
+@MainActor private func _check1258() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.updatedObjects
+}
+@MainActor private func _check1259() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.deletedObjects
+}
+@MainActor private func _check1260() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.refreshedObjects
+}
+@MainActor private func _check1261() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.invalidatedObjects
+}
+@MainActor private func _check1262() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.insertedObjectIDs
+}
+@MainActor private func _check1263() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.updatedObjectIDs
+}
+@MainActor private func _check1264() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.deletedObjectIDs
+}
+@MainActor private func _check1265() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.refreshedObjectIDs
+}
+@MainActor private func _check1266() {
+    let _: NSManagedObjectContext.NotificationKey = NSManagedObjectContext.NotificationKey.invalidatedObjectIDs
+}
+@MainActor private func _check1267() {
+    let _: (String) -> NSManagedObjectContext.NotificationKey? = NSManagedObjectContext.NotificationKey.init(rawValue:)
+}
+@MainActor private func _check1268() {
+    let _: (String).Type = NSManagedObjectContext.NotificationKey.RawValue.self
+}
+@MainActor private func _check1269() {
+    let _: KeyPath<NSManagedObjectContext.NotificationKey, String> = \NSManagedObjectContext.NotificationKey.rawValue
+}
 @MainActor private func _check1272() {
     let _: Any.Type = NSManagedObjectContext.ConcurrencyType.self
 }
@@ -2306,6 +2658,18 @@ private final class _Sub829: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check1287() {
     func _c1287f(_ x: NSManagedObjectContext) async throws { let _: Int = try await x.perform(schedule: _v() as NSManagedObjectContext.ScheduledTaskType, _v() as @Sendable () throws -> Int) }
 }
+@MainActor private func _check1288() {
+    func _c1288g<X: Equatable>(_: X.Type) {}
+        _c1288g(NSManagedObjectContext.NotificationKey.self)
+}
+@MainActor private func _check1289() {
+    func _c1289g<X: Hashable>(_: X.Type) {}
+        _c1289g(NSManagedObjectContext.NotificationKey.self)
+}
+@MainActor private func _check1290() {
+    func _c1290g<X: RawRepresentable>(_: X.Type) {}
+        _c1290g(NSManagedObjectContext.NotificationKey.self)
+}
 @MainActor private func _check1291() {
     func _c1291g<X: Equatable>(_: X.Type) {}
         _c1291g(NSManagedObjectContext.ScheduledTaskType.self)
@@ -2319,10 +2683,10 @@ private final class _Sub829: NSPersistentContainer, @unchecked Sendable {}
 }
 
 @Suite struct AppleAPISurfaceTests {
-    @Test("718 of Apple's CoreData symbols compile as Apple code uses them")
+    @Test("830 of Apple's CoreData symbols compile as Apple code uses them")
     @MainActor func appleShapedCodeCompiles() {
         // Compiled, not run: 87 checks of deprecated symbols (running them would
-        // warn) and 5 that call generic methods with placeholder arguments.
+        // warn) and 7 that call generic methods with placeholder arguments.
         let checks: [@MainActor () -> Void] = [
             _check0, _check1, _check2, _check3, _check4, _check5, _check6, _check7,
             _check8, _check9, _check10, _check11, _check12, _check13, _check14, _check15,
@@ -2359,52 +2723,65 @@ private final class _Sub829: NSPersistentContainer, @unchecked Sendable {}
             _check287, _check288, _check289, _check290, _check291, _check292, _check293, _check295,
             _check298, _check299, _check300, _check301, _check302, _check303, _check304, _check305,
             _check306, _check307, _check308, _check309, _check310, _check311, _check312, _check313,
-            _check314, _check315, _check316, _check317, _check318, _check319, _check321, _check322,
-            _check324, _check325, _check332, _check336, _check337, _check338, _check339, _check340,
-            _check341, _check342, _check343, _check344, _check345, _check346, _check347, _check348,
-            _check349, _check351, _check352, _check353, _check354, _check356, _check357, _check358,
-            _check367, _check368, _check369, _check370, _check371, _check373, _check379, _check380,
-            _check381, _check382, _check383, _check389, _check392, _check396, _check398, _check399,
-            _check400, _check401, _check402, _check405, _check406, _check407, _check408, _check409,
-            _check410, _check411, _check412, _check415, _check417, _check418, _check419, _check420,
-            _check421, _check422, _check423, _check424, _check425, _check426, _check431, _check432,
-            _check434, _check435, _check436, _check437, _check441, _check442, _check443, _check445,
-            _check446, _check447, _check448, _check452, _check454, _check455, _check456, _check457,
-            _check459, _check460, _check461, _check462, _check463, _check479, _check482, _check487,
-            _check489, _check490, _check491, _check492, _check493, _check494, _check497, _check499,
-            _check500, _check501, _check502, _check506, _check513, _check514, _check538, _check539,
+            _check314, _check315, _check316, _check317, _check318, _check319, _check320, _check321,
+            _check322, _check324, _check325, _check332, _check336, _check337, _check338, _check339,
+            _check340, _check341, _check342, _check343, _check344, _check345, _check346, _check347,
+            _check348, _check349, _check351, _check352, _check353, _check354, _check356, _check357,
+            _check358, _check359, _check360, _check361, _check362, _check363, _check364, _check367,
+            _check368, _check369, _check370, _check371, _check372, _check373, _check374, _check375,
+            _check376, _check377, _check378, _check379, _check380, _check381, _check382, _check383,
+            _check389, _check392, _check396, _check398, _check399, _check400, _check401, _check402,
+            _check405, _check406, _check407, _check408, _check409, _check410, _check411, _check412,
+            _check415, _check417, _check418, _check419, _check420, _check421, _check422, _check423,
+            _check424, _check425, _check426, _check431, _check432, _check434, _check435, _check436,
+            _check437, _check441, _check442, _check443, _check445, _check446, _check447, _check448,
+            _check449, _check450, _check451, _check452, _check454, _check455, _check456, _check457,
+            _check458, _check459, _check460, _check461, _check462, _check463, _check464, _check466,
+            _check477, _check478, _check479, _check480, _check481, _check482, _check483, _check484,
+            _check485, _check486, _check487, _check489, _check490, _check491, _check492, _check493,
+            _check494, _check495, _check496, _check497, _check498, _check499, _check500, _check501,
+            _check502, _check503, _check504, _check505, _check506, _check507, _check510, _check511,
+            _check512, _check513, _check514, _check538, _check539, _check540, _check542, _check543,
             _check544, _check545, _check546, _check547, _check548, _check549, _check550, _check551,
-            _check588, _check590, _check592, _check593, _check594, _check595, _check596, _check597,
-            _check598, _check599, _check600, _check601, _check602, _check603, _check604, _check605,
-            _check606, _check607, _check608, _check609, _check610, _check614, _check615, _check677,
-            _check678, _check679, _check680, _check681, _check682, _check683, _check684, _check685,
-            _check746, _check747, _check748, _check749, _check750, _check751, _check752, _check753,
-            _check754, _check755, _check756, _check757, _check758, _check759, _check760, _check761,
-            _check762, _check763, _check764, _check765, _check766, _check767, _check772, _check813,
-            _check814, _check815, _check816, _check817, _check818, _check819, _check820, _check821,
-            _check822, _check823, _check824, _check825, _check826, _check827, _check829, _check830,
-            _check831, _check832, _check833, _check834, _check835, _check836, _check839, _check840,
-            _check841, _check971, _check978, _check979, _check980, _check981, _check983, _check984,
-            _check985, _check986, _check987, _check990, _check992, _check995, _check996, _check999,
-            _check1000, _check1001, _check1002, _check1003, _check1004, _check1005, _check1006, _check1007,
-            _check1008, _check1009, _check1010, _check1011, _check1012, _check1013, _check1014, _check1015,
-            _check1016, _check1017, _check1018, _check1019, _check1020, _check1021, _check1022, _check1023,
-            _check1024, _check1025, _check1026, _check1027, _check1028, _check1029, _check1030, _check1031,
-            _check1032, _check1033, _check1034, _check1035, _check1036, _check1037, _check1038, _check1039,
-            _check1040, _check1083, _check1084, _check1085, _check1086, _check1087, _check1088, _check1089,
-            _check1090, _check1091, _check1092, _check1093, _check1094, _check1095, _check1096, _check1097,
-            _check1098, _check1099, _check1100, _check1101, _check1102, _check1103, _check1104, _check1105,
-            _check1106, _check1107, _check1108, _check1109, _check1110, _check1111, _check1112, _check1113,
-            _check1114, _check1115, _check1116, _check1117, _check1118, _check1119, _check1120, _check1121,
-            _check1122, _check1123, _check1124, _check1167, _check1168, _check1169, _check1170, _check1171,
-            _check1172, _check1173, _check1222, _check1223, _check1224, _check1225, _check1227, _check1228,
-            _check1229, _check1230, _check1231, _check1232, _check1233, _check1234, _check1235, _check1236,
-            _check1237, _check1238, _check1239, _check1240, _check1241, _check1242, _check1243, _check1244,
-            _check1245, _check1247, _check1249, _check1250, _check1251, _check1272, _check1273, _check1274,
-            _check1275, _check1279, _check1280, _check1281, _check1282, _check1283, _check1284, _check1291,
-            _check1292, _check1293,
+            _check552, _check553, _check555, _check556, _check557, _check558, _check559, _check560,
+            _check561, _check562, _check563, _check564, _check565, _check566, _check567, _check568,
+            _check569, _check570, _check571, _check572, _check573, _check588, _check590, _check592,
+            _check593, _check594, _check595, _check596, _check597, _check598, _check599, _check600,
+            _check601, _check602, _check603, _check604, _check605, _check606, _check607, _check608,
+            _check609, _check610, _check614, _check615, _check637, _check638, _check639, _check640,
+            _check641, _check642, _check643, _check644, _check645, _check646, _check647, _check648,
+            _check649, _check650, _check651, _check652, _check653, _check677, _check678, _check679,
+            _check680, _check681, _check682, _check683, _check684, _check685, _check705, _check706,
+            _check707, _check708, _check709, _check710, _check746, _check747, _check748, _check749,
+            _check750, _check751, _check752, _check753, _check754, _check755, _check756, _check757,
+            _check758, _check759, _check760, _check761, _check762, _check763, _check764, _check765,
+            _check766, _check767, _check772, _check813, _check814, _check815, _check816, _check817,
+            _check818, _check819, _check820, _check821, _check822, _check823, _check824, _check825,
+            _check826, _check827, _check829, _check830, _check831, _check832, _check833, _check834,
+            _check835, _check836, _check837, _check838, _check839, _check840, _check841, _check971,
+            _check978, _check979, _check980, _check981, _check983, _check984, _check985, _check986,
+            _check987, _check989, _check990, _check992, _check993, _check994, _check995, _check996,
+            _check999, _check1000, _check1001, _check1002, _check1003, _check1004, _check1005, _check1006,
+            _check1007, _check1008, _check1009, _check1010, _check1011, _check1012, _check1013, _check1014,
+            _check1015, _check1016, _check1017, _check1018, _check1019, _check1020, _check1021, _check1022,
+            _check1023, _check1024, _check1025, _check1026, _check1027, _check1028, _check1029, _check1030,
+            _check1031, _check1032, _check1033, _check1034, _check1035, _check1036, _check1037, _check1038,
+            _check1039, _check1040, _check1083, _check1084, _check1085, _check1086, _check1087, _check1088,
+            _check1089, _check1090, _check1091, _check1092, _check1093, _check1094, _check1095, _check1096,
+            _check1097, _check1098, _check1099, _check1100, _check1101, _check1102, _check1103, _check1104,
+            _check1105, _check1106, _check1107, _check1108, _check1109, _check1110, _check1111, _check1112,
+            _check1113, _check1114, _check1115, _check1116, _check1117, _check1118, _check1119, _check1120,
+            _check1121, _check1122, _check1123, _check1124, _check1167, _check1168, _check1169, _check1170,
+            _check1171, _check1172, _check1173, _check1222, _check1223, _check1224, _check1225, _check1227,
+            _check1228, _check1229, _check1230, _check1231, _check1232, _check1233, _check1234, _check1235,
+            _check1236, _check1237, _check1238, _check1239, _check1240, _check1241, _check1242, _check1243,
+            _check1244, _check1245, _check1247, _check1249, _check1250, _check1251, _check1252, _check1253,
+            _check1254, _check1255, _check1256, _check1257, _check1258, _check1259, _check1260, _check1261,
+            _check1262, _check1263, _check1264, _check1265, _check1266, _check1267, _check1268, _check1269,
+            _check1272, _check1273, _check1274, _check1275, _check1279, _check1280, _check1281, _check1282,
+            _check1283, _check1284, _check1288, _check1289, _check1290, _check1291, _check1292, _check1293,
         ]
         for check in checks { check() }
-        #expect(checks.count == 626)
+        #expect(checks.count == 736)
     }
 }
