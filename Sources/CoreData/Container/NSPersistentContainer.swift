@@ -20,7 +20,8 @@ import Foundation
 /// - ``loadPersistentStores(completionHandler:)``
 /// - ``viewContext``
 /// - ``newBackgroundContext()``
-/// - ``performBackgroundTask(_:)``
+/// - ``performBackgroundTask(_:)->()``
+/// - ``performBackgroundTask(_:)->_``
 open class NSPersistentContainer: NSObject, @unchecked Sendable {
     // @unchecked Sendable: `persistentStoreDescriptions` is set up before loading; the
     // coordinator is thread-safe; `viewContext` is confined to the main queue.

@@ -1,5 +1,9 @@
 import Foundation
 
+/// The type of Apple's completion block for an untyped asynchronous fetch:
+/// `NSAsynchronousFetchRequest<NSFetchRequestResult>`'s ``NSAsynchronousFetchRequest/completionBlock``.
+public typealias NSPersistentStoreAsynchronousFetchResultCompletionBlock = (NSAsynchronousFetchResult<any NSFetchRequestResult>) -> Void
+
 /// A fetch that runs in the background of its context's queue and reports through a
 /// completion block, with a `Progress` that can cancel it.
 ///

@@ -35,7 +35,7 @@ import Foundation
 /// ``save()``.
 ///
 /// ``loadMetadata()`` gives a new store its type and a new UUID; ``load()`` should restore
-/// the metadata the file kept (``save()`` writes ``metadata`` with the nodes), so that the
+/// the metadata the file kept (``save()`` writes ``NSPersistentStore/metadata`` with the nodes), so that the
 /// store's UUID, and its object IDs' URIs, survive reopening.
 ///
 /// - Note: Apple parity: a store class overriding the initializer writes
@@ -93,13 +93,13 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     // MARK: - Methods to override
 
     /// Reads the store's file and registers a cache node for each object with
-    /// ``addCacheNodes(_:)``; should also restore ``metadata`` from the file. Called when
+    /// ``addCacheNodes(_:)``; should also restore ``NSPersistentStore/metadata`` from the file. Called when
     /// the store is added, after ``loadMetadata()``; a missing file is a new, empty store.
     open func load() throws {
         throw CoreDataError.make(NSPersistentStoreOperationError, "\(Swift.type(of: self)) does not override load().")
     }
 
-    /// Writes every cache node (and ``metadata``) to the store's file, at ``url``.
+    /// Writes every cache node (and ``NSPersistentStore/metadata``) to the store's file, at ``NSPersistentStore/url``.
     open func save() throws {
         throw CoreDataError.make(NSPersistentStoreOperationError, "\(Swift.type(of: self)) does not override save().")
     }

@@ -86,7 +86,7 @@ open class NSIncrementalStore: NSPersistentStore, @unchecked Sendable {
     // MARK: - Methods to override
 
     /// Reads the store's metadata (at least `NSStoreTypeKey` and `NSStoreUUIDKey`) into
-    /// ``metadata``, checking that the store at ``url`` is usable. A file-based store is
+    /// ``NSPersistentStore/metadata``, checking that the store at ``NSPersistentStore/url`` is usable. A file-based store is
     /// new when its file is missing or empty.
     ///
     /// - Throws: the store's error; the coordinator then does not add the store. Metadata

@@ -55,3 +55,46 @@ public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
 ///
 /// - Note: Apple parity: not read or written here.
 public let NSPersistentStoreOSCompatibility = "NSPersistentStoreOSCompatibility"
+
+// MARK: - Options and metadata keys accepted for Apple parity
+
+/// A store option asking Apple's store not to compare the model's version hashes with the
+/// store's.
+///
+/// - Note: Apple parity: accepted and ignored; the version hashes are always compared.
+public let NSIgnorePersistentStoreVersioningOption = "NSIgnorePersistentStoreVersioningOption"
+/// A store option: the largest number of connections Apple's store opens for concurrent
+/// requests.
+///
+/// - Note: Apple parity: accepted and ignored.
+public let NSPersistentStoreConnectionPoolMaxSizeKey = "NSPersistentStoreConnectionPoolMaxSizeKey"
+/// An option of `destroyPersistentStore` and `replacePersistentStore`: go ahead even where
+/// Apple's store would refuse because the store is in use.
+///
+/// - Note: Apple parity: accepted and ignored.
+public let NSPersistentStoreForceDestroyOption = "NSPersistentStoreForceDestroyOption"
+/// A store option naming the data-protection class of the store's files on Apple's devices.
+///
+/// - Note: Apple parity: accepted and ignored; Linux has no file protection classes.
+public let NSPersistentStoreFileProtectionKey = "NSPersistentStoreFileProtectionKey"
+/// A store option of Apple's binary store: extra classes its secure decoding accepts.
+///
+/// - Note: Apple parity: the binary store is not implemented (see ``NSBinaryStoreType``).
+public let NSBinaryStoreSecureDecodingClasses = "NSBinaryStoreSecureDecodingClasses"
+/// A store option of Apple's binary store: decode it without secure coding.
+///
+/// - Note: Apple parity: the binary store is not implemented (see ``NSBinaryStoreType``).
+public let NSBinaryStoreInsecureDecodingCompatibilityOption = "NSBinaryStoreInsecureDecodingCompatibilityOption"
+/// A store option, and a metadata key, for Apple's deferred lightweight migration.
+///
+/// - Note: Apple parity: accepted and ignored; migrations here are never deferred.
+public let NSPersistentStoreDeferredLightweightMigrationOptionKey = "NSPersistentStoreDeferredLightweightMigrationOptionKey"
+/// In a store's metadata on Apple's platforms: the version checksum of the model the store was
+/// written with.
+///
+/// - Note: Apple parity: not written here.
+public let NSPersistentStoreModelVersionChecksumKey = "NSPersistentStoreModelVersionChecksumKey"
+/// A store option carrying an `NSStagedMigrationManager` for Apple's staged migration.
+///
+/// - Note: Apple parity: staged migration is not implemented; the option is ignored.
+public let NSPersistentStoreStagedMigrationManagerOptionKey = "NSPersistentStoreStagedMigrationManagerOptionKey"

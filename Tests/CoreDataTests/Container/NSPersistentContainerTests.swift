@@ -87,7 +87,7 @@ import CoreDataTestSupport
 
     @Test("store descriptions carry Apple's options")
     func descriptions() {
-        let description = NSPersistentStoreDescription(url: URL(fileURLWithPath: "/tmp/x.sqlite"))
+        let description = NSPersistentStoreDescription(url: FileManager.default.temporaryDirectory.appendingPathComponent("x.sqlite"))
         #expect(description.type == NSSQLiteStoreType)
         #expect(description.shouldMigrateStoreAutomatically)
         #expect(description.shouldInferMappingModelAutomatically)
