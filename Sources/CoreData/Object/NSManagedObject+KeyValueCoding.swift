@@ -20,8 +20,22 @@ extension NSManagedObject {
 
     /// Sets an attribute or relationship, recording the change and keeping the inverse
     /// relationship in step.
+    ///
+    /// A value whose type the attribute cannot hold (a number for a string attribute, a
+    /// string for a number, ...) stops the program here, as Apple raises, with Apple's
+    /// "Unacceptable type of value for attribute" message: numbers of any Swift type fit
+    /// integer, floating-point, Boolean and decimal attributes; strings, dates, data, UUIDs
+    /// and URLs fit only their own attribute types.
+    ///
+    /// - Note: Apple parity: the message names Swift types (`Int`, `String`) where Apple
+    ///   names Objective-C classes (`__NSCFNumber`); the C API's throwing twin throws
+    ///   instead of stopping.
     public func setValue(_ value: Any?, forKey key: String) {
         guard let property = property(forKey: key) else { return setValue(value, forUndefinedKey: key) }
+        if let attribute = property as? NSAttributeDescription, let unwrapped = NSAttributeDescription.unwrap(value),
+           !attribute.accepts(unwrapped) {
+            coreDataMisuse(attribute.unacceptableTypeMessage(unwrapped))
+        }
         willChangeValue(forKey: key)
         setValue(value, for: property)
         didChangeValue(forKey: key)
@@ -153,8 +167,7 @@ extension NSManagedObject {
         try fireFaultThrowing()
         if let attribute = property as? NSAttributeDescription,
            let value = NSAttributeDescription.unwrap(value), !attribute.accepts(value) {
-            throw CoreDataError.make(NSManagedObjectValidationError,
-                "The value \(value) (\(type(of: value))) does not fit the attribute \(entity.name ?? "?").\(key) of type \(attribute.attributeType).",
+            throw CoreDataError.make(NSManagedObjectValidationError, attribute.unacceptableTypeMessage(value),
                 userInfo: [NSValidationObjectErrorKey: self, NSValidationKeyErrorKey: key, NSValidationValueErrorKey: value])
         }
         if let relationship = property as? NSRelationshipDescription {
@@ -217,7 +230,8 @@ extension NSManagedObject {
             recordUndoableChange(ofSlot: attribute.slot)
             invalidValues.removeValue(forKey: attribute.slot)
             if !attribute.store(value, into: storage, slot: attribute.slot) {
-                // Apple accepts any object through KVC and reports the type at save.
+                // Only primitive writes get here with a value of the wrong type (the
+                // public setter stops first): validation reports it at save.
                 invalidValues[attribute.slot] = value
                 storage.markDirty(at: attribute.slot)
             }
@@ -274,6 +288,11 @@ extension NSManagedObject {
 }
 
 extension NSAttributeDescription {
+    /// Apple's exception message for a value of a type the attribute cannot hold.
+    func unacceptableTypeMessage(_ value: Any) -> String {
+        "Unacceptable type of value for attribute: property = \"\(name)\"; desired type = \(attributeValueClassName ?? "?"); given type = \(Swift.type(of: value)); value = \(value)."
+    }
+
     /// Whether a (non-nil) value has a type this attribute can store.
     func accepts(_ value: Any) -> Bool {
         switch attributeType {
