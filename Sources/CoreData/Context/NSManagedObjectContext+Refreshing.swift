@@ -69,7 +69,7 @@ extension NSManagedObjectContext {
     /// Forgets every object: registered objects become unusable faults without context.
     public func reset() {
         undoManager?.removeAllActions()
-        noteUnregistered(Array(permanentObjects.values))
+        noteUnregistered(permanentObjects.reportedIDs)
         for object in allRegisteredObjects {
             object.context = nil
             object.isInsertedFlag = false

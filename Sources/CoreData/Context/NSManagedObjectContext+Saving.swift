@@ -194,7 +194,7 @@ extension NSManagedObjectContext {
         temporaryObjects.removeValue(forKey: object.objectID)
         if let key = registryKey(object.objectID) {
             permanentObjects.removeValue(forKey: key)
-            noteUnregistered([object])
+            noteUnregistered([object.objectID])
         }
         object.objectID = objectID
         register(object)

@@ -131,12 +131,25 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     ///
     /// - Note: Apple parity: nil by default, as on iOS (macOS contexts get one).
     open var undoManager: UndoManager?
-    /// Contexts keep every registered object alive (Apple keeps only changed ones
-    /// strongly); `reset()` lets them go.
+    /// Whether the context keeps every registered object alive. False (the default): it
+    /// holds strongly only the objects it must not lose (inserted, updated, deleted, and
+    /// those marked with ``detectConflicts(for:)``), so an unchanged fetched object or fault
+    /// that your code no longer references is released and leaves ``registeredObjects``; the
+    /// next ``object(with:)`` or fetch makes a new one from the store. True: every
+    /// registered object stays until ``reset()`` or until the context goes away, which costs
+    /// memory but keeps loaded values at hand.
     ///
-    /// - Note: Apple parity: setting it to false is not honoured; registered objects
-    ///   are always retained.
-    open var retainsRegisteredObjects = true
+    /// ```swift
+    /// let context = container.newBackgroundContext()
+    /// context.retainsRegisteredObjects = true   // keep a working set loaded
+    /// ```
+    open var retainsRegisteredObjects = false {
+        didSet {
+            guard oldValue != retainsRegisteredObjects else { return }
+            permanentObjects.setRetained(retainsRegisteredObjects)
+            temporaryObjects.setRetained(retainsRegisteredObjects)
+        }
+    }
 
     let queue: DispatchQueue
     let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -161,9 +174,10 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     }
 
     /// Registered objects with permanent IDs, by store, inheritance root and key.
-    var permanentObjects: [RegistryKey: NSManagedObject] = [:]
-    /// Registered objects with temporary IDs (inserted, not saved yet).
-    var temporaryObjects: [NSManagedObjectID: NSManagedObject] = [:]
+    var permanentObjects = ObjectRegistry<RegistryKey>()
+    /// Registered objects with temporary IDs (inserted here, or a parent's inserted objects
+    /// seen from a child context).
+    var temporaryObjects = ObjectRegistry<NSManagedObjectID>()
     /// Inserted, deleted and changed objects, since the last save and in the current event.
     let changes = ChangeTracker()
 
@@ -210,7 +224,7 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
         if let automaticMergeObserver { NotificationCenter.default.removeObserver(automaticMergeObserver) }
         // Objects may outlive the context: they must not point at it any more, and their
         // slots may reference each other in cycles, which clearing breaks.
-        noteUnregistered(Array(permanentObjects.values))
+        noteUnregistered(permanentObjects.reportedIDs)
         for object in allRegisteredObjects {
             object.context = nil
             object.storage.turnIntoFault()
@@ -221,16 +235,15 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
 
     // MARK: - Registered objects
 
+    /// Every live registered object (the registries may also hold entries of objects that
+    /// went away, which this skips).
     var allRegisteredObjects: [NSManagedObject] {
-        Array(permanentObjects.values) + Array(temporaryObjects.values)
+        permanentObjects.objects + temporaryObjects.objects
     }
 
     /// Every object the context holds: fetched objects, faults it handed out, and objects
-    /// inserted but not saved. ``reset()`` empties it.
-    ///
-    /// - Note: Apple parity: the context keeps all of them alive (see
-    ///   ``retainsRegisteredObjects``); Apple's holds unchanged objects weakly, so they leave
-    ///   the set once nothing else uses them.
+    /// inserted but not saved. ``reset()`` empties it. Unless ``retainsRegisteredObjects`` is
+    /// true, an unchanged object leaves the set once nothing else references it.
     open var registeredObjects: Set<NSManagedObject> { Set(allRegisteredObjects) }
     /// The objects inserted since the last save, which the next ``save()`` writes as new
     /// rows. An inserted object that is then deleted leaves this set (and the context) at the
@@ -266,19 +279,20 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     func register(_ object: NSManagedObject) {
         object.context = self
         if let key = registryKey(object.objectID) {
-            permanentObjects[key] = object
+            let released = permanentObjects.insert(object, for: key, retained: retainsRegisteredObjects)
+            if !released.isEmpty { noteUnregistered(released) }
             if object.objectID.storeReference?.talksToContexts == true {
                 object.objectID.persistentStore?.contextDidRegister([object.objectID])
             }
         } else {
-            temporaryObjects[object.objectID] = object
+            _ = temporaryObjects.insert(object, for: object.objectID, retained: retainsRegisteredObjects)
         }
     }
 
     func unregister(_ object: NSManagedObject) {
         if let key = registryKey(object.objectID) {
             permanentObjects.removeValue(forKey: key)
-            noteUnregistered([object])
+            noteUnregistered([object.objectID])
         } else {
             temporaryObjects.removeValue(forKey: object.objectID)
         }
@@ -290,11 +304,11 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
 
     /// Tells the stores that want to know (`NSIncrementalStore`) that this context no
     /// longer holds these objects of theirs.
-    func noteUnregistered(_ objects: [NSManagedObject]) {
+    func noteUnregistered(_ objectIDs: [NSManagedObjectID]) {
         var byStore: [ObjectIdentifier: (NSPersistentStore, [NSManagedObjectID])] = [:]
-        for object in objects where object.objectID.storeReference?.talksToContexts == true {
-            guard let store = object.objectID.persistentStore else { continue }
-            byStore[ObjectIdentifier(store), default: (store, [])].1.append(object.objectID)
+        for objectID in objectIDs where objectID.storeReference?.talksToContexts == true {
+            guard let store = objectID.persistentStore else { continue }
+            byStore[ObjectIdentifier(store), default: (store, [])].1.append(objectID)
         }
         for (store, objectIDs) in byStore.values { store.contextDidUnregister(objectIDs) }
     }

@@ -234,6 +234,8 @@ import CoreDataTestSupport
     func perform() async throws {
         let stack = try TestStack()
         let context = stack.context
+        // The saved item is found through registeredObjects below, so the context keeps it.
+        context.retainsRegisteredObjects = true
         let count = try context.performAndWait {
             _ = stack.insertItem("P")
             try context.save()
