@@ -5,11 +5,11 @@ import CoreDataTestSupport
 
 private enum DerivedModel {
     static func make() -> NSManagedObjectModel {
-        func attribute(_ name: String, _ type: NSAttributeType, derived: String? = nil) -> NSAttributeDescription {
-            let attribute = NSAttributeDescription()
+        func attribute(_ name: String, _ type: NSAttributeType, derived: NSExpression? = nil) -> NSAttributeDescription {
+            let attribute = derived == nil ? NSAttributeDescription() : NSDerivedAttributeDescription()
             attribute.name = name
             attribute.attributeType = type
-            if let derived { attribute.setDerivationExpression(format: derived) }
+            (attribute as? NSDerivedAttributeDescription)?.derivationExpression = derived
             return attribute
         }
         let list = NSEntityDescription()
@@ -23,13 +23,13 @@ private enum DerivedModel {
         items.inverseRelationship = owner; owner.inverseRelationship = items
         list.properties = [
             attribute("title", .stringAttributeType),
-            attribute("titleCopy", .stringAttributeType, derived: "title"),
-            attribute("lowerTitle", .stringAttributeType, derived: "lowercase:(title)"),
-            attribute("upperTitle", .stringAttributeType, derived: "uppercase:(title)"),
-            attribute("searchTitle", .stringAttributeType, derived: "canonical:(title)"),
-            attribute("itemCount", .integer64AttributeType, derived: "items.@count"),
-            attribute("total", .doubleAttributeType, derived: "items.@sum.price"),
-            attribute("modified", .dateAttributeType, derived: "now()"),
+            attribute("titleCopy", .stringAttributeType, derived: NSExpression(format: "title")),
+            attribute("lowerTitle", .stringAttributeType, derived: NSExpression(format: "lowercase(title)")),
+            attribute("upperTitle", .stringAttributeType, derived: NSExpression(forFunction: "uppercase:", arguments: [NSExpression(forKeyPath: "title")])),
+            attribute("searchTitle", .stringAttributeType, derived: NSExpression(forFunction: "canonical:", arguments: [NSExpression(forKeyPath: "title")])),
+            attribute("itemCount", .integer64AttributeType, derived: NSExpression(format: "items.@count")),
+            attribute("total", .doubleAttributeType, derived: NSExpression(format: "items.@sum.price")),
+            attribute("modified", .dateAttributeType, derived: NSExpression(format: "now()")),
             items,
         ]
         item.properties = [attribute("price", .doubleAttributeType), owner]
