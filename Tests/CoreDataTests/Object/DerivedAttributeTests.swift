@@ -65,3 +65,38 @@ private enum DerivedModel {
         #expect((copy.value(forKey: "total") as? NSNumber)?.doubleValue == 10.0)
     }
 }
+
+@Suite struct DerivedAttributeDescriptionTests {
+    @Test("a model file's derived attribute is an NSDerivedAttributeDescription that derives as one built in code")
+    func fileAndCodeDeriveAlike() throws {
+        let folder = try TemporaryDirectory()
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="22A380" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+              <entity name="Person" representedClassName="NSManagedObject" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="searchName" optional="YES" attributeType="String" derived="YES" derivationExpression="canonical:(name)"/>
+              </entity>
+            </model>
+            """
+        let version = try ModelFiles.writeVersion("People", in: folder.url, contents: xml)
+        let fromFile = try NSManagedObjectModel.load(contentsOf: version)
+        let loaded = try #require(fromFile.entitiesByName["Person"]?.attributesByName["searchName"] as? NSDerivedAttributeDescription)
+        #expect(loaded.derivationExpression?.function == "canonical:")
+
+        let searchName = NSDerivedAttributeDescription()
+        searchName.name = "searchName"
+        searchName.attributeType = .stringAttributeType
+        searchName.derivationExpression = NSExpression(forFunction: "canonical:", arguments: [NSExpression(forKeyPath: "name")])
+        let inCode = NSManagedObjectModel()
+        inCode.entities = [entity("Person", [attribute("name", .stringAttributeType), searchName])]
+        #expect(inCode.entityVersionHashesByName == fromFile.entityVersionHashesByName)
+
+        for model in [fromFile, inCode] {
+            let stack = try TestStack(storeType: NSSQLiteStoreType, model: model)
+            let person = stack.insert("Person", ["name": "Zoë Ünal"])
+            try stack.context.save()
+            #expect(person.value(forKey: "searchName") as? String == "zoe unal")
+        }
+    }
+}
