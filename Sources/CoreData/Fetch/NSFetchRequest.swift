@@ -163,7 +163,9 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, NSCoding, @unch
     ///   descriptors as key, order and selector (Foundation's `NSPredicate` and
     ///   `NSSortDescriptor` do not archive on Linux), and the entity by name: a decoded
     ///   request finds its entity in the context's model when it runs, as one made with
-    ///   ``init(entityName:)`` does.
+    ///   ``init(entityName:)`` does. `NSKeyedArchiver` on Linux cannot name a generic class:
+    ///   call this method on the archiver (`request.encode(with: archiver)`) rather than
+    ///   archiving the request as a root object.
     open func encode(with coder: NSCoder) {
         coder.encode(entityName, forKey: "NSEntityName")
         ModelCoding.encode(predicate, forKey: "NSPredicate", with: coder)
@@ -189,7 +191,7 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, NSCoding, @unch
     /// Reads a request archived by ``encode(with:)``.
     public required init?(coder: NSCoder) {
         super.init()
-        _entityName = coder.decodeObject(forKey: "NSEntityName") as? String
+        _entityName = coder.decodeObjectIfPresent(forKey: "NSEntityName") as? String
         predicate = ModelCoding.decodePredicate(forKey: "NSPredicate", with: coder)
         sortDescriptors = ModelCoding.decodeSortDescriptors(forKey: "NSSortDescriptors", with: coder)
         fetchLimit = Int(coder.decodeInt64(forKey: "NSFetchLimit"))
@@ -202,10 +204,10 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, NSCoding, @unch
         includesPropertyValues = coder.decodeBool(forKey: "NSIncludesPropertyValues")
         returnsDistinctResults = coder.decodeBool(forKey: "NSReturnsDistinctResults")
         shouldRefreshRefetchedObjects = coder.decodeBool(forKey: "NSShouldRefreshRefetchedObjects")
-        propertiesToFetch = coder.decodeObject(forKey: "NSPropertiesToFetch") as? [Any]
-        propertiesToGroupBy = coder.decodeObject(forKey: "NSPropertiesToGroupBy") as? [Any]
+        propertiesToFetch = coder.decodeObjectIfPresent(forKey: "NSPropertiesToFetch") as? [Any]
+        propertiesToGroupBy = coder.decodeObjectIfPresent(forKey: "NSPropertiesToGroupBy") as? [Any]
         havingPredicate = ModelCoding.decodePredicate(forKey: "NSHavingPredicate", with: coder)
-        relationshipKeyPathsForPrefetching = coder.decodeObject(forKey: "NSRelationshipKeyPathsForPrefetching") as? [String]
+        relationshipKeyPathsForPrefetching = coder.decodeObjectIfPresent(forKey: "NSRelationshipKeyPathsForPrefetching") as? [String]
     }
 
     /// Attribute and relationship descriptions as their names (they belong to the model);

@@ -21,7 +21,7 @@ enum ModelCoding {
     }
 
     static func decodePredicate(forKey key: String, with coder: NSCoder) -> NSPredicate? {
-        guard let text = coder.decodeObject(forKey: key) as? String else { return nil }
+        guard let text = coder.decodeObjectIfPresent(forKey: key) as? String else { return nil }
         return try? NSPredicate.parse(format: text)
     }
 
@@ -30,7 +30,7 @@ enum ModelCoding {
     }
 
     static func decodePredicates(forKey key: String, with coder: NSCoder) -> [NSPredicate] {
-        let texts = coder.decodeObject(forKey: key) as? [String] ?? []
+        let texts = coder.decodeObjectIfPresent(forKey: key) as? [String] ?? []
         return texts.compactMap { try? NSPredicate.parse(format: $0) }
     }
 
@@ -40,7 +40,7 @@ enum ModelCoding {
     }
 
     static func decodeExpression(forKey key: String, with coder: NSCoder) -> NSExpression? {
-        guard let text = coder.decodeObject(forKey: key) as? String else { return nil }
+        guard let text = coder.decodeObjectIfPresent(forKey: key) as? String else { return nil }
         return try? NSExpression.parse(format: text)
     }
 
@@ -59,7 +59,7 @@ enum ModelCoding {
     }
 
     static func decodeSortDescriptors(forKey key: String, with coder: NSCoder) -> [NSSortDescriptor]? {
-        guard let plain = coder.decodeObject(forKey: key) as? [[String: Any]] else { return nil }
+        guard let plain = coder.decodeObjectIfPresent(forKey: key) as? [[String: Any]] else { return nil }
         return plain.map { entry in
             let selector = (entry["selector"] as? String).map { Selector($0) } ?? Selector("compare:")
             return NSSortDescriptor(key: entry["key"] as? String,
@@ -82,15 +82,28 @@ enum ModelCoding {
     }
 
     static func decodeValue(forKey key: String, with coder: NSCoder) -> Any? {
-        if let text = coder.decodeObject(forKey: key + ".decimal") as? String {
+        if let text = coder.decodeObjectIfPresent(forKey: key + ".decimal") as? String {
             return NSDecimalNumber(string: text)
         }
-        return coder.decodeObject(forKey: key)
+        return coder.decodeObjectIfPresent(forKey: key)
     }
 
     /// Apple's raw values of `NSAttributeType`, `NSDeleteRule` and the like, archived as
     /// 64-bit integers.
     static func decodeUInt(forKey key: String, with coder: NSCoder) -> UInt {
         UInt(clamping: coder.decodeInt64(forKey: key))
+    }
+}
+
+extension NSCoder {
+    /// The object archived under `key`, or nil when the archive has none.
+    ///
+    /// swift-corelibs-foundation's `NSKeyedUnarchiver` treats a missing key in the archive's
+    /// top-level object as a decoding error (it stops the program under its default policy,
+    /// and fails every later read under `.setErrorAndReturn`), where Apple's returns nil. A
+    /// description or request decoded as the root of an archive reads its optional fields
+    /// through this.
+    func decodeObjectIfPresent(forKey key: String) -> Any? {
+        containsValue(forKey: key) ? decodeObject(forKey: key) : nil
     }
 }

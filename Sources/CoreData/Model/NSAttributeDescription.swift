@@ -143,15 +143,15 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
         attributeType = NSAttributeType(rawValue: ModelCoding.decodeUInt(forKey: "NSAttributeType", with: coder))
             ?? .undefinedAttributeType
         defaultValue = ModelCoding.decodeValue(forKey: "NSDefaultValue", with: coder)
-        valueTransformerName = coder.decodeObject(forKey: "NSValueTransformerName") as? String
+        valueTransformerName = coder.decodeObjectIfPresent(forKey: "NSValueTransformerName") as? String
         allowsExternalBinaryDataStorage = coder.decodeBool(forKey: "NSAllowsExternalBinaryDataStorage")
         preservesValueInHistoryOnDeletion = coder.decodeBool(forKey: "NSPreservesValueInHistoryOnDeletion")
         allowsCloudEncryption = coder.decodeBool(forKey: "NSAllowsCloudEncryption")
-        _attributeValueClassName = coder.decodeObject(forKey: "NSAttributeValueClassName") as? String
+        _attributeValueClassName = coder.decodeObjectIfPresent(forKey: "NSAttributeValueClassName") as? String
         minimumValue = ModelCoding.decodeValue(forKey: "NSMinimumValue", with: coder)
         maximumValue = ModelCoding.decodeValue(forKey: "NSMaximumValue", with: coder)
-        regularExpression = coder.decodeObject(forKey: "NSRegularExpression") as? String
-        derivationExpressionString = coder.decodeObject(forKey: "NSDerivationExpression") as? String
+        regularExpression = coder.decodeObjectIfPresent(forKey: "NSRegularExpression") as? String
+        derivationExpressionString = coder.decodeObjectIfPresent(forKey: "NSDerivationExpression") as? String
         usesScalarValueType = coder.decodeBool(forKey: "NSUsesScalarValueType")
     }
 

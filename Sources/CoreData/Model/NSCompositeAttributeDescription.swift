@@ -46,7 +46,7 @@ open class NSCompositeAttributeDescription: NSAttributeDescription, @unchecked S
     /// Reads a composite attribute archived by ``encode(with:)``.
     public required init?(coder: NSCoder) {
         super.init(coder: coder)
-        elements = coder.decodeObject(forKey: "NSElements") as? [NSAttributeDescription] ?? []
+        elements = coder.decodeObjectIfPresent(forKey: "NSElements") as? [NSAttributeDescription] ?? []
     }
 
     /// Every non-composite element, nested composites expanded in place.

@@ -143,18 +143,18 @@ open class NSEntityDescription: NSObject, NSCopying, NSCoding, @unchecked Sendab
     /// Reads an entity archived by ``encode(with:)``.
     public required init?(coder: NSCoder) {
         super.init()
-        name = coder.decodeObject(forKey: "NSEntityName") as? String
-        managedObjectClassName = coder.decodeObject(forKey: "NSClassNameForEntity") as? String ?? "NSManagedObject"
+        name = coder.decodeObjectIfPresent(forKey: "NSEntityName") as? String
+        managedObjectClassName = coder.decodeObjectIfPresent(forKey: "NSClassNameForEntity") as? String ?? "NSManagedObject"
         isAbstract = coder.decodeBool(forKey: "NSIsAbstract")
-        userInfo = coder.decodeObject(forKey: "NSUserInfo") as? [AnyHashable: Any]
-        versionHashModifier = coder.decodeObject(forKey: "NSVersionHashModifier") as? String
-        renamingIdentifier = coder.decodeObject(forKey: "NSRenamingIdentifier") as? String
-        uniquenessConstraints = coder.decodeObject(forKey: "NSUniquenessConstraints") as? [[String]] ?? []
-        compoundIndexes = coder.decodeObject(forKey: "NSCompoundIndexes") as? [[String]] ?? []
-        ownProperties = coder.decodeObject(forKey: "NSProperties") as? [NSPropertyDescription] ?? []
+        userInfo = coder.decodeObjectIfPresent(forKey: "NSUserInfo") as? [AnyHashable: Any]
+        versionHashModifier = coder.decodeObjectIfPresent(forKey: "NSVersionHashModifier") as? String
+        renamingIdentifier = coder.decodeObjectIfPresent(forKey: "NSRenamingIdentifier") as? String
+        uniquenessConstraints = coder.decodeObjectIfPresent(forKey: "NSUniquenessConstraints") as? [[String]] ?? []
+        compoundIndexes = coder.decodeObjectIfPresent(forKey: "NSCompoundIndexes") as? [[String]] ?? []
+        ownProperties = coder.decodeObjectIfPresent(forKey: "NSProperties") as? [NSPropertyDescription] ?? []
         for property in ownProperties { property.entity = self }
-        subentities = coder.decodeObject(forKey: "NSSubentities") as? [NSEntityDescription] ?? []
-        indexes = coder.decodeObject(forKey: "NSFetchIndexes") as? [NSFetchIndexDescription] ?? []
+        subentities = coder.decodeObjectIfPresent(forKey: "NSSubentities") as? [NSEntityDescription] ?? []
+        indexes = coder.decodeObjectIfPresent(forKey: "NSFetchIndexes") as? [NSFetchIndexDescription] ?? []
         for index in indexes { index.adopt(by: self) }
     }
 

@@ -54,8 +54,8 @@ open class NSFetchIndexDescription: NSObject, NSCopying, NSCoding, @unchecked Se
     /// Reads an index archived by ``encode(with:)``; its elements name their properties
     /// until an entity takes the index.
     public required init?(coder: NSCoder) {
-        name = coder.decodeObject(forKey: "NSIndexName") as? String ?? ""
-        elements = coder.decodeObject(forKey: "NSIndexElements") as? [NSFetchIndexElementDescription] ?? []
+        name = coder.decodeObjectIfPresent(forKey: "NSIndexName") as? String ?? ""
+        elements = coder.decodeObjectIfPresent(forKey: "NSIndexElements") as? [NSFetchIndexElementDescription] ?? []
         partialIndexPredicate = ModelCoding.decodePredicate(forKey: "NSPartialIndexPredicate", with: coder)
         super.init()
         for element in elements { element.indexDescription = self }
@@ -146,7 +146,7 @@ open class NSFetchIndexElementDescription: NSObject, NSCopying, NSCoding, @unche
     /// Reads an element archived by ``encode(with:)``; it names its property until an
     /// entity takes its index.
     public required init?(coder: NSCoder) {
-        propertyName = coder.decodeObject(forKey: "NSPropertyName") as? String
+        propertyName = coder.decodeObjectIfPresent(forKey: "NSPropertyName") as? String
         collationType = NSFetchIndexElementType(
             rawValue: ModelCoding.decodeUInt(forKey: "NSCollationType", with: coder)) ?? .binary
         isAscending = coder.decodeBool(forKey: "NSIsAscending")

@@ -26,15 +26,15 @@ open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Senda
     /// Archives the fetched property: the property's fields and its fetch request.
     open override func encode(with coder: NSCoder) {
         super.encode(with: coder)
-        if let fetchRequest { coder.encode(fetchRequest, forKey: "NSFetchRequest") }
+        if let fetchRequest { coder.encode(FetchRequestArchive(fetchRequest), forKey: "NSFetchRequest") }
         coder.encode(predicateString, forKey: "NSPredicateString")
     }
 
     /// Reads a fetched property archived by ``encode(with:)``.
     public required init?(coder: NSCoder) {
         super.init(coder: coder)
-        fetchRequest = coder.decodeObject(forKey: "NSFetchRequest") as? NSFetchRequest<NSFetchRequestResult>
-        predicateString = coder.decodeObject(forKey: "NSPredicateString") as? String
+        fetchRequest = (coder.decodeObjectIfPresent(forKey: "NSFetchRequest") as? FetchRequestArchive)?.request
+        predicateString = coder.decodeObjectIfPresent(forKey: "NSPredicateString") as? String
     }
 
     /// The predicate as written in the model file, kept until a predicate parser exists.

@@ -203,7 +203,7 @@ open class NSManagedObjectModel: NSObject, NSCopying, NSCoding, @unchecked Senda
         var configurations: [String: [String]] = [:]
         for (name, members) in configurationMembers { configurations[name] = members.compactMap(\.name) }
         coder.encode(configurations, forKey: "NSConfigurations")
-        coder.encode(templates, forKey: "NSFetchRequestTemplates")
+        coder.encode(templates.mapValues(FetchRequestArchive.init), forKey: "NSFetchRequestTemplates")
         coder.encode(Array(versionIdentifiers), forKey: "NSVersionIdentifiers")
         if let localizationDictionary { coder.encode(localizationDictionary, forKey: "NSLocalizationDictionary") }
     }
@@ -211,15 +211,16 @@ open class NSManagedObjectModel: NSObject, NSCopying, NSCoding, @unchecked Senda
     /// Reads a model archived by ``encode(with:)``; the decoded model is editable.
     public required init?(coder: NSCoder) {
         super.init()
-        _entities = coder.decodeObject(forKey: "NSEntities") as? [NSEntityDescription] ?? []
+        _entities = coder.decodeObjectIfPresent(forKey: "NSEntities") as? [NSEntityDescription] ?? []
         for entity in _entities { entity.managedObjectModel = self }
         let byName = entitiesByName
-        let configurations = coder.decodeObject(forKey: "NSConfigurations") as? [String: [String]] ?? [:]
+        let configurations = coder.decodeObjectIfPresent(forKey: "NSConfigurations") as? [String: [String]] ?? [:]
         configurationMembers = configurations.mapValues { $0.compactMap { byName[$0] } }
-        templates = coder.decodeObject(forKey: "NSFetchRequestTemplates") as? [String: NSFetchRequest<NSFetchRequestResult>] ?? [:]
-        let identifiers = coder.decodeObject(forKey: "NSVersionIdentifiers") as? [Any] ?? []
+        let archivedTemplates = coder.decodeObjectIfPresent(forKey: "NSFetchRequestTemplates") as? [String: FetchRequestArchive] ?? [:]
+        templates = archivedTemplates.mapValues(\.request)
+        let identifiers = coder.decodeObjectIfPresent(forKey: "NSVersionIdentifiers") as? [Any] ?? []
         versionIdentifiers = Set(identifiers.compactMap { $0 as? AnyHashable })
-        localizationDictionary = coder.decodeObject(forKey: "NSLocalizationDictionary") as? [String: String]
+        localizationDictionary = coder.decodeObjectIfPresent(forKey: "NSLocalizationDictionary") as? [String: String]
         resolveReferencesByName()
     }
 

@@ -101,16 +101,16 @@ open class NSPropertyDescription: NSObject, NSCopying, NSCoding, @unchecked Send
     /// Reads a property archived by ``encode(with:)``.
     public required init?(coder: NSCoder) {
         super.init()
-        name = coder.decodeObject(forKey: "NSPropertyName") as? String ?? ""
+        name = coder.decodeObjectIfPresent(forKey: "NSPropertyName") as? String ?? ""
         isOptional = coder.decodeBool(forKey: "NSIsOptional")
         isTransient = coder.decodeBool(forKey: "NSIsTransient")
         isIndexed = coder.decodeBool(forKey: "NSIsIndexed")
         isIndexedBySpotlight = coder.decodeBool(forKey: "NSIsIndexedBySpotlight")
-        userInfo = coder.decodeObject(forKey: "NSUserInfo") as? [AnyHashable: Any]
-        versionHashModifier = coder.decodeObject(forKey: "NSVersionHashModifier") as? String
-        renamingIdentifier = coder.decodeObject(forKey: "NSRenamingIdentifier") as? String
+        userInfo = coder.decodeObjectIfPresent(forKey: "NSUserInfo") as? [AnyHashable: Any]
+        versionHashModifier = coder.decodeObjectIfPresent(forKey: "NSVersionHashModifier") as? String
+        renamingIdentifier = coder.decodeObjectIfPresent(forKey: "NSRenamingIdentifier") as? String
         validationPredicates = ModelCoding.decodePredicates(forKey: "NSValidationPredicates", with: coder)
-        validationWarnings = coder.decodeObject(forKey: "NSValidationWarnings") as? [String] ?? []
+        validationWarnings = coder.decodeObjectIfPresent(forKey: "NSValidationWarnings") as? [String] ?? []
     }
 
     /// Sets the validation predicates and their warnings (one warning per predicate).

@@ -83,8 +83,8 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
     /// Reads a relationship archived by ``encode(with:)``.
     public required init?(coder: NSCoder) {
         super.init(coder: coder)
-        destinationEntityName = coder.decodeObject(forKey: "NSDestinationEntityName") as? String
-        inverseRelationshipName = coder.decodeObject(forKey: "NSInverseRelationshipName") as? String
+        destinationEntityName = coder.decodeObjectIfPresent(forKey: "NSDestinationEntityName") as? String
+        inverseRelationshipName = coder.decodeObjectIfPresent(forKey: "NSInverseRelationshipName") as? String
         maxCount = Int(coder.decodeInt64(forKey: "NSMaxCount"))
         minCount = Int(coder.decodeInt64(forKey: "NSMinCount"))
         deleteRule = NSDeleteRule(rawValue: ModelCoding.decodeUInt(forKey: "NSDeleteRule", with: coder))

@@ -12,9 +12,19 @@ private func roundTrip<T>(_ object: T) throws -> T {
     return try #require(unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? T)
 }
 
+/// Archives a fetch request's fields with `NSKeyedArchiver` and reads them back, the way
+/// Linux allows (its archiver cannot name the generic `NSFetchRequest` class).
+private func roundTrip<ResultType>(_ request: NSFetchRequest<ResultType>) throws -> NSFetchRequest<ResultType> {
+    let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+    request.encode(with: archiver)
+    let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archiver.encodedData)
+    unarchiver.requiresSecureCoding = false
+    return try #require(NSFetchRequest<ResultType>(coder: unarchiver))
+}
+
 /// The library model with every kind of description and setting a model can archive.
 private func richModel() -> NSManagedObjectModel {
-    let model = Models.library()
+    let model = Models.library().copy() as! NSManagedObjectModel  // library() is frozen; its copy is editable
     let book = model.entitiesByName["Book"]!
     let title = book.propertiesByName["title"]!
     title.isOptional = false

@@ -38,7 +38,7 @@ import CoreDataTestSupport
 
     @Test("a copied entity carries copies of its properties, indexes and sub-entities, and belongs to no model")
     func copiedEntityIsDeep() throws {
-        let model = Models.library()
+        let model = Models.library().copy() as! NSManagedObjectModel  // library() is frozen; its copy is editable
         let message = try #require(model.entitiesByName["Message"])
         let sentAt = try #require(message.propertiesByName["sentAt"])
         message.indexes = [NSFetchIndexDescription(name: "bySentAt", elements: [
@@ -56,7 +56,7 @@ import CoreDataTestSupport
         #expect(copy.indexes.first?.entity === copy)
         #expect(copy.indexes.first?.elements.first?.property === copiedSentAt)
         #expect(copy.uniquenessConstraints.first?.first as? String == "sentAt")
-        #expect(copy.subentities.map(\.name).sorted() == ["SystemMessage", "TextMessage"])
+        #expect(copy.subentities.compactMap(\.name).sorted() == ["SystemMessage", "TextMessage"])
         #expect(copy.subentities.allSatisfy { $0.superentity === copy })
         #expect(copy.subentitiesByName["TextMessage"]?.propertiesByName["sentAt"] === copiedSentAt)
         // The copy is editable although the original's model is frozen.

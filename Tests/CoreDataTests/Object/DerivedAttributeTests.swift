@@ -5,7 +5,7 @@ import CoreDataTestSupport
 
 private enum DerivedModel {
     static func make() -> NSManagedObjectModel {
-        func attribute(_ name: String, _ type: NSAttributeType, derived: NSExpression? = nil) -> NSAttributeDescription {
+        func attribute(_ name: String, _ type: NSAttributeType, derived: CoreData.NSExpression? = nil) -> NSAttributeDescription {
             let attribute = derived == nil ? NSAttributeDescription() : NSDerivedAttributeDescription()
             attribute.name = name
             attribute.attributeType = type
@@ -80,7 +80,7 @@ private enum DerivedModel {
             </model>
             """
         let version = try ModelFiles.writeVersion("People", in: folder.url, contents: xml)
-        let fromFile = try NSManagedObjectModel.load(contentsOf: version)
+        let fromFile = try #require(NSManagedObjectModel(contentsOf: version))
         let loaded = try #require(fromFile.entitiesByName["Person"]?.attributesByName["searchName"] as? NSDerivedAttributeDescription)
         #expect(loaded.derivationExpression?.function == "canonical:")
 

@@ -13,7 +13,9 @@ import CoreDataTestSupport
         let background = stack.newContext()
 
         coordinator.lock()
-        let otherThreadGotLock = DispatchQueue.global().sync { coordinator.tryLock() }
+        // DispatchQueue.sync may run its block on the calling thread: ask from a thread of
+        // its own.
+        let otherThreadGotLock = onAnotherThread { coordinator.tryLock() }
         #expect(!otherThreadGotLock)
         #expect(coordinator.tryLock()) // recursive for the holding thread
         coordinator.unlock()
@@ -32,7 +34,7 @@ import CoreDataTestSupport
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(fetched.value == 1)
 
-        let acquired = DispatchQueue.global().sync { () -> Bool in
+        let acquired = onAnotherThread { () -> Bool in
             let got = coordinator.tryLock()
             if got { coordinator.unlock() }
             return got
@@ -94,4 +96,21 @@ private final class FetchedCount: @unchecked Sendable {
         get { lock.lock(); defer { lock.unlock() }; return stored }
         set { lock.lock(); stored = newValue; lock.unlock() }
     }
+}
+
+/// Runs `body` on a new thread and returns its result once it has finished.
+private func onAnotherThread<T>(_ body: @escaping @Sendable () -> T) -> T {
+    let box = ThreadResult<T>()
+    let finished = DispatchSemaphore(value: 0)
+    Thread {
+        box.value = body()
+        finished.signal()
+    }.start()
+    finished.wait()
+    return box.value!
+}
+
+private final class ThreadResult<T>: @unchecked Sendable {
+    // @unchecked Sendable: written by the thread before it signals, read after the wait.
+    var value: T?
 }
