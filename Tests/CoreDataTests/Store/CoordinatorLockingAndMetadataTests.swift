@@ -70,7 +70,14 @@ import CoreDataTestSupport
         #expect(throws: (any Error).self) { try NSPersistentStoreCoordinator.metadataForPersistentStore(with: folder.file("none.sqlite")) }
         let text = folder.file("notes.txt")
         try Data("not a store".utf8).write(to: text)
-        #expect(throws: (any Error).self) { try NSPersistentStoreCoordinator.metadataForPersistentStore(with: text) }
+        // No built-in type reads a text file; a custom store class registered by another
+        // test may claim it (the deprecated call asks every registered type), but never as
+        // SQLite.
+        let claimed = try? NSPersistentStoreCoordinator.metadataForPersistentStore(with: text)
+        #expect(claimed?[NSStoreTypeKey] as? String != NSSQLiteStoreType)
+        if !NSPersistentStoreCoordinator.registeredStoreTypes.keys.contains(where: { $0 != NSSQLiteStoreType && $0 != NSInMemoryStoreType }) {
+            #expect(claimed == nil)
+        }
     }
 
     @Test("registerStoreClass(_:type:) registers a store class under a StoreType for every coordinator")
