@@ -81,8 +81,12 @@ extension NSManagedObjectContext {
         changes.removeAll()
     }
 
-    /// Brings another context's save into this one: saved updates refresh the
-    /// registered objects (keeping local changes), saved deletes leave this context.
+    /// Brings another context's save into this one: saved inserts are faulted in, saved
+    /// updates refresh the registered objects (keeping local changes), saved deletes leave
+    /// this context. The `NSManagedObjectContextObjectsDidChange` it posts names the
+    /// inserted objects (``NSInsertedObjectsKey``), the refreshed ones
+    /// (``NSRefreshedObjectsKey``) and the deleted ones (``NSInvalidatedObjectsKey``), so
+    /// that observers such as `NSFetchedResultsController` see the save.
     public func mergeChanges(fromContextDidSave notification: Notification) {
         guard let info = notification.userInfo else { return }
         func ids(_ key: String) -> [NSManagedObjectID] {
@@ -90,8 +94,14 @@ extension NSManagedObjectContext {
             let idValues = (info[key] as? Set<NSManagedObjectID>).map(Array.init) ?? []
             return objects.map(\.objectID) + idValues
         }
+        var inserted = Set<NSManagedObject>()
         var refreshed = Set<NSManagedObject>()
         var invalidated = Set<NSManagedObject>()
+        for objectID in ids(NSInsertedObjectsKey) where !objectID.isTemporaryID
+            && objectID.persistentStore?.persistentStoreCoordinator === persistentStoreCoordinator {
+            guard let object = object(forSourceID: objectID), !object.isDeleted else { continue }
+            inserted.insert(object)
+        }
         for objectID in ids(NSUpdatedObjectsKey) {
             guard let object = registeredObject(for: objectID) else { continue }
             refresh(object, mergeChanges: true)
@@ -102,13 +112,16 @@ extension NSManagedObjectContext {
             object.isDeletedFlag = false
             object.isInsertedFlag = false
             unregister(object)
-            object.storage.turnIntoFault()
             invalidated.insert(object)
         }
         var payload: [AnyHashable: Any] = [:]
+        if !inserted.isEmpty { payload[NSInsertedObjectsKey] = inserted }
         if !refreshed.isEmpty { payload[NSRefreshedObjectsKey] = refreshed }
         if !invalidated.isEmpty { payload[NSInvalidatedObjectsKey] = invalidated }
         if !payload.isEmpty { post(.NSManagedObjectContextObjectsDidChange, payload) }
+        // Observers read the deleted objects' last values during the notification (as a
+        // table's delegate does); they become faults after it.
+        for object in invalidated { object.storage.turnIntoFault() }
     }
 }
 
