@@ -39,6 +39,27 @@ import CoreDataTestSupport
         #expect(recorder.controllers.first == controller)
     }
 
+    @Test("objects inserted and not yet saved are tracked: a later edit is an update, deleting one is a delete")
+    func unsavedObjects() throws {
+        let stack = try Menu.stack()
+        let recorder = ChangeRecorder()
+        let controller = try tracking(Menu.byTitle(), in: stack.context, recorder: recorder)
+        let dishes = Menu.add([("B", "x", 1), ("A", "x", 1)], to: stack.context)
+        stack.context.processPendingChanges()
+        #expect(recorder.events == [
+            .willChange, .object("A", nil, .insert, [0, 0]), .object("B", nil, .insert, [0, 1]), .didChange,
+        ])
+
+        recorder.events = []
+        dishes[1].rating = 3
+        stack.context.delete(dishes[0])
+        stack.context.processPendingChanges()
+        #expect(recorder.events == [
+            .willChange, .object("B", [0, 1], .delete, nil), .object("A", [0, 0], .update, [0, 0]), .didChange,
+        ])
+        #expect(controller.fetchedObjects?.map(\.title) == ["A"])
+    }
+
     @Test("an object whose sort key changes is reported as a move; the objects it passes are not reported")
     func move() throws {
         let stack = try Menu.stack()
