@@ -16,6 +16,7 @@ extension FetchedResultsCore {
         var removed = Set<ObjectIdentifier>()
         var changed = Set<ObjectIdentifier>()
         var joined: [NSManagedObject] = []
+        var joinedIDs = Set<ObjectIdentifier>()
         for object in objects(NSDeletedObjectsKey) + objects(NSInvalidatedObjectsKey) where old.contains(object) {
             removed.insert(ObjectIdentifier(object))
         }
@@ -24,7 +25,9 @@ extension FetchedResultsCore {
             let id = ObjectIdentifier(object)
             guard !removed.contains(id) else { continue }
             if matches(object) {
-                if old.contains(object) { changed.insert(id) } else if !joined.contains(where: { $0 === object }) {
+                if old.contains(object) {
+                    changed.insert(id)
+                } else if joinedIDs.insert(id).inserted {
                     joined.append(object)
                 }
             } else if old.contains(object) {
