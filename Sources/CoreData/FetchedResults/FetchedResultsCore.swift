@@ -32,7 +32,7 @@ final class FetchedResultsCore: @unchecked Sendable {
     /// callbacks: the delegate does not implement the one just called.
     var reachedDefaultCallback = false
 
-    private var observer: (any NSObjectProtocol)?
+    private var observers: [any NSObjectProtocol] = []
 
     init(request: any FetchedResultsRequest, context: NSManagedObjectContext,
          sectionNameKeyPath: String?, cacheName: String?) {
@@ -43,7 +43,7 @@ final class FetchedResultsCore: @unchecked Sendable {
     }
 
     deinit {
-        if let observer { NotificationCenter.default.removeObserver(observer) }
+        for observer in observers { NotificationCenter.default.removeObserver(observer) }
     }
 
     /// The capitalized first letter of a section name; nil for an empty name.
@@ -122,18 +122,28 @@ final class FetchedResultsCore: @unchecked Sendable {
 
     // MARK: - Observing the context
 
-    /// Observes the context while there are results and a delegate to tell.
+    /// Observes the context while there are results and a delegate to tell: its change
+    /// events, and (with a cache) its saves, after which objects inserted since the last
+    /// fetch have the permanent IDs a cache records.
     private func updateObservation() {
         let wanted = layout != nil && delegate != nil
-        if wanted, observer == nil {
-            observer = NotificationCenter.default.addObserver(
+        let center = NotificationCenter.default
+        if wanted, observers.isEmpty {
+            observers.append(center.addObserver(
                 forName: .NSManagedObjectContextObjectsDidChange, object: context, queue: nil
             ) { [weak self] notification in
                 self?.contextDidChange(notification)
+            })
+            if cacheName != nil {
+                observers.append(center.addObserver(
+                    forName: .NSManagedObjectContextDidSave, object: context, queue: nil
+                ) { [weak self] _ in
+                    self?.saveCache()
+                })
             }
-        } else if !wanted, let observer {
-            NotificationCenter.default.removeObserver(observer)
-            self.observer = nil
+        } else if !wanted {
+            for observer in observers { center.removeObserver(observer) }
+            observers.removeAll()
         }
     }
 }

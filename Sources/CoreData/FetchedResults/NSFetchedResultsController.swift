@@ -106,6 +106,12 @@ open class NSFetchedResultsController<ResultType>: NSObject, FetchedResultsCoreH
     /// The key path that names the sections, or nil for a single section.
     open var sectionNameKeyPath: String? { core.sectionNameKeyPath }
     /// The name of the controller's section cache, or nil when it keeps none.
+    ///
+    /// ``performFetch()`` reads the cache of this name when it was computed for the same
+    /// entity, predicate, sort and section key path (instead of fetching), and writes it
+    /// otherwise. While the controller has a delegate, the cache follows the changes it
+    /// tracks. Call ``deleteCache(withName:)`` when the data may have changed behind the
+    /// controller's back.
     open var cacheName: String? { core.cacheName }
 
     /// The object told about changes to the results. While it is nil the controller does

@@ -70,4 +70,25 @@ import CoreDataTestSupport
         #expect(try controller(stack, predicate: NSPredicate(format: "cuisine == %@", "Italian"), cacheName: name)
             .titlesBySection == [["Gnocchi", "Lasagne", "Risotto"]])
     }
+
+    @Test("a controller with a cache name and a delegate keeps its cache up to date with the changes it tracks")
+    func trackedCache() throws {
+        let name = "Menu-\(UUID().uuidString)"
+        defer { NSFetchedResultsController<Dish>.deleteCache(withName: name) }
+        let stack = try Menu.stack(NSSQLiteStoreType)
+        Menu.add([("Risotto", "Italian", 1)], to: stack.context)
+        try stack.context.save()
+        let recorder = ChangeRecorder()
+        let tracked = NSFetchedResultsController(fetchRequest: Menu.request(), managedObjectContext: stack.context,
+                                                 sectionNameKeyPath: "cuisine", cacheName: name)
+        tracked.delegate = recorder
+        try tracked.performFetch()
+        Menu.add([("Crêpes", "French", 1)], to: stack.context)
+        try stack.context.save()
+        #expect(tracked.titlesBySection == [["Crêpes"], ["Risotto"]])
+        try addBehindTheBack("Lasagne", to: stack)
+
+        let cached = try controller(stack, cacheName: name)
+        #expect(cached.titlesBySection == [["Crêpes"], ["Risotto"]])
+    }
 }

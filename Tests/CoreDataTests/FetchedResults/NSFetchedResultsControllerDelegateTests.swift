@@ -159,6 +159,27 @@ import CoreDataTestSupport
         #expect(controller.fetchedObjects?[1].rating == 7)
     }
 
+    @Test("a context that automatically merges changes shows another context's save in its controller")
+    func automaticMerge() throws {
+        let stack = try Menu.stack(NSSQLiteStoreType)
+        Menu.add([("B", "x", 1)], to: stack.context)
+        try stack.context.save()
+        let screen = stack.newContext()
+        screen.automaticallyMergesChangesFromParent = true
+        let recorder = ChangeRecorder()
+        let controller = try screen.performAndWait {
+            try tracking(Menu.byTitle(), in: screen, recorder: recorder)
+        }
+        try stack.context.performAndWait {
+            Menu.add([("A", "x", 1)], to: stack.context)
+            try stack.context.save()
+        }
+        // The merge was queued on the screen context's queue before this block.
+        let titles = screen.performAndWait { controller.fetchedObjects?.map(\.title) }
+        #expect(titles == ["A", "B"])
+        #expect(recorder.events == [.willChange, .object("A", nil, .insert, [0, 0]), .didChange])
+    }
+
     @Test("without a delegate the controller does not track: its results stay as fetched")
     func noDelegateNoTracking() throws {
         let stack = try Menu.stack()
