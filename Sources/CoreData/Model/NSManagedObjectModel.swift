@@ -78,6 +78,7 @@ open class NSManagedObjectModel: NSObject, NSCopying, NSCoding, @unchecked Senda
         }
         _entities = entities
         for entity in entities { entity.managedObjectModel = self }
+        LoadedModels.shared.note(self)
     }
 
     /// For the version hashes in a store's `metadata` (its ``NSStoreModelVersionHashesKey``),
@@ -316,5 +317,6 @@ open class NSManagedObjectModel: NSObject, NSCopying, NSCoding, @unchecked Senda
         if isFrozen { return }
         try ModelFreezer(model: self).freeze()
         isFrozen = true
+        LoadedModels.shared.note(self)
     }
 }

@@ -780,6 +780,9 @@ private final class _Sub235: NSManagedObject {}
     let _: Any.Type = NSManagedObject.self
         let _: NSObject.Type = NSManagedObject.self
 }
+@MainActor private func _check236() {
+    let _: () -> Bool = { NSManagedObject.contextShouldIgnoreUnmodeledPropertyChanges }
+}
 @MainActor private func _check237() {
     let _: () -> NSEntityDescription = NSManagedObject.entity
 }
@@ -826,6 +829,9 @@ private final class _Sub235_239: NSManagedObject {}
 @MainActor private func _check250() {
     let _: (NSManagedObject) -> (String) -> [NSManagedObjectID] = NSManagedObject.objectIDs(forRelationshipNamed:)
 }
+@MainActor private func _check251() {
+    let _: KeyPath<NSManagedObject, Int> = \NSManagedObject.faultingState
+}
 @MainActor private func _check252() {
     let _: (NSManagedObject) -> (String?) -> Void = NSManagedObject.willAccessValue(forKey:)
 }
@@ -837,6 +843,12 @@ private final class _Sub235_239: NSManagedObject {}
 }
 @MainActor private func _check255() {
     let _: (NSManagedObject) -> (String) -> Void = NSManagedObject.didChangeValue(forKey:)
+}
+@MainActor private func _check256() {
+    let _: (NSManagedObject) -> (String, NSKeyValueSetMutationKind, Set<AnyHashable>) -> Void = NSManagedObject.willChangeValue(forKey:withSetMutation:using:)
+}
+@MainActor private func _check257() {
+    let _: (NSManagedObject) -> (String, NSKeyValueSetMutationKind, Set<AnyHashable>) -> Void = NSManagedObject.didChangeValue(forKey:withSetMutation:using:)
 }
 @MainActor private func _check258() {
     let _: (NSManagedObject) -> () -> Void = NSManagedObject.awakeFromFetch
@@ -1227,10 +1239,34 @@ private final class _Sub332_350: NSManagedObjectModel, @unchecked Sendable {}
 @MainActor private func _check383() {
     let _: () -> Any = { NSRollbackMergePolicy }
 }
+@MainActor private func _check384() {
+    let _: Any.Type = NSManagedObjectContextConcurrencyType.self
+        let _: UInt.Type = NSManagedObjectContextConcurrencyType.RawValue.self
+}
+@MainActor private func _check385() {
+    func _c385g<X: Sendable>(_: X.Type) {}
+        _c385g(NSManagedObjectContextConcurrencyType.self)
+}
+@available(*, deprecated) @MainActor private func _check386() {
+    let _: NSManagedObjectContextConcurrencyType = NSManagedObjectContextConcurrencyType.confinementConcurrencyType
+    #expect(NSManagedObjectContextConcurrencyType.confinementConcurrencyType.rawValue == 0)
+}
+@MainActor private func _check387() {
+    let _: NSManagedObjectContextConcurrencyType = NSManagedObjectContextConcurrencyType.privateQueueConcurrencyType
+    #expect(NSManagedObjectContextConcurrencyType.privateQueueConcurrencyType.rawValue == 1)
+}
+@MainActor private func _check388() {
+    let _: NSManagedObjectContextConcurrencyType = NSManagedObjectContextConcurrencyType.mainQueueConcurrencyType
+    #expect(NSManagedObjectContextConcurrencyType.mainQueueConcurrencyType.rawValue == 2)
+}
 private final class _Sub389: NSManagedObjectContext, @unchecked Sendable {}
 @MainActor private func _check389() {
     let _: Any.Type = NSManagedObjectContext.self
         let _: NSObject.Type = NSManagedObjectContext.self
+}
+@MainActor private func _check391() {
+    func _c391g<X: NSLocking>(_: X.Type) {}
+        _c391g(NSManagedObjectContext.self)
 }
 @MainActor private func _check392() {
     func _c392g<X: Sendable>(_: X.Type) {}
@@ -1241,8 +1277,16 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
     let _: () -> NSManagedObjectContext = NSManagedObjectContext.init
         let _: () -> _Sub389_394 = _Sub389_394.init
 }
+private final class _Sub389_395: NSManagedObjectContext, @unchecked Sendable {}
+@MainActor private func _check395() {
+    let _: (NSManagedObjectContextConcurrencyType) -> NSManagedObjectContext = NSManagedObjectContext.init(concurrencyType:)
+        let _: (NSManagedObjectContextConcurrencyType) -> _Sub389_395 = _Sub389_395.init(concurrencyType:)
+}
 @MainActor private func _check396() {
     let _: (NSManagedObjectContext) -> (@escaping @Sendable () -> Void) -> Void = NSManagedObjectContext.perform(_:)
+}
+@MainActor private func _check397() {
+    let _: (NSManagedObjectContext) -> (@Sendable () -> Void) -> Void = NSManagedObjectContext.performAndWait(_:)
 }
 @MainActor private func _check398() {
     let _: ReferenceWritableKeyPath<NSManagedObjectContext, NSPersistentStoreCoordinator?> = \NSManagedObjectContext.persistentStoreCoordinator
@@ -1258,6 +1302,12 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 }
 @MainActor private func _check402() {
     let _: KeyPath<NSManagedObjectContext, Bool> = \NSManagedObjectContext.hasChanges
+}
+@MainActor private func _check403() {
+    let _: KeyPath<NSManagedObjectContext, NSMutableDictionary> = \NSManagedObjectContext.userInfo
+}
+@MainActor private func _check404() {
+    let _: KeyPath<NSManagedObjectContext, NSManagedObjectContextConcurrencyType> = \NSManagedObjectContext.concurrencyType
 }
 @MainActor private func _check405() {
     let _: (NSManagedObjectContext) -> (NSManagedObjectID) -> NSManagedObject? = NSManagedObjectContext.registeredObject(for:)
@@ -1283,8 +1333,14 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 @MainActor private func _check412() {
     let _: (NSManagedObjectContext) -> (NSManagedObject, Bool) -> Void = NSManagedObjectContext.refresh(_:mergeChanges:)
 }
+@MainActor private func _check413() {
+    let _: (NSManagedObjectContext) -> (NSManagedObject) -> Void = NSManagedObjectContext.detectConflicts(for:)
+}
 @MainActor private func _check415() {
     let _: (NSManagedObjectContext) -> () -> Void = NSManagedObjectContext.processPendingChanges
+}
+@MainActor private func _check416() {
+    let _: (NSManagedObjectContext) -> (Any, NSPersistentStore) -> Void = NSManagedObjectContext.assign(_:to:)
 }
 @MainActor private func _check417() {
     let _: KeyPath<NSManagedObjectContext, Set<NSManagedObject>> = \NSManagedObjectContext.insertedObjects
@@ -1316,11 +1372,26 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 @MainActor private func _check426() {
     let _: (NSManagedObjectContext) -> () -> Void = NSManagedObjectContext.refreshAllObjects
 }
+@available(*, deprecated) @MainActor private func _check427() {
+    let _: (NSManagedObjectContext) -> () -> Void = NSManagedObjectContext.lock
+}
+@available(*, deprecated) @MainActor private func _check428() {
+    let _: (NSManagedObjectContext) -> () -> Void = NSManagedObjectContext.unlock
+}
+@available(*, deprecated) @MainActor private func _check429() {
+    let _: (NSManagedObjectContext) -> () -> Bool = NSManagedObjectContext.tryLock
+}
+@MainActor private func _check430() {
+    let _: ReferenceWritableKeyPath<NSManagedObjectContext, Bool> = \NSManagedObjectContext.propagatesDeletesAtEndOfEvent
+}
 @MainActor private func _check431() {
     let _: ReferenceWritableKeyPath<NSManagedObjectContext, Bool> = \NSManagedObjectContext.retainsRegisteredObjects
 }
 @MainActor private func _check432() {
     let _: ReferenceWritableKeyPath<NSManagedObjectContext, Bool> = \NSManagedObjectContext.shouldDeleteInaccessibleFaults
+}
+@MainActor private func _check433() {
+    let _: (NSManagedObjectContext) -> (NSManagedObject, NSManagedObjectID, NSPropertyDescription?) -> Bool = NSManagedObjectContext.shouldHandleInaccessibleFault(_:for:triggeredByProperty:)
 }
 @MainActor private func _check434() {
     let _: ReferenceWritableKeyPath<NSManagedObjectContext, TimeInterval> = \NSManagedObjectContext.stalenessInterval
@@ -1333,6 +1404,9 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 }
 @MainActor private func _check437() {
     let _: (NSManagedObjectContext) -> (Notification) -> Void = NSManagedObjectContext.mergeChanges(fromContextDidSave:)
+}
+@MainActor private func _check438() {
+    let _: ([AnyHashable: Any], [NSManagedObjectContext]) -> Void = NSManagedObjectContext.mergeChanges(fromRemoteContextSave:into:)
 }
 @MainActor private func _check441() {
     let _: ReferenceWritableKeyPath<NSManagedObjectContext, Bool> = \NSManagedObjectContext.automaticallyMergesChangesFromParent
@@ -1927,121 +2001,6 @@ private final class _Sub762: NSMergePolicy, @unchecked Sendable {}
 @MainActor private func _check772() {
     let _: (NSMergePolicy) -> ([NSConstraintConflict]) throws -> Void = NSMergePolicy.resolve(constraintConflicts:)
 }
-private final class _Sub773: NSFetchedResultsController<NSManagedObject> {}
-@MainActor private func _check773() {
-    let _: Any.Type = NSFetchedResultsController<NSManagedObject>.self
-        let _: NSObject.Type = NSFetchedResultsController<NSManagedObject>.self
-}
-private final class _Sub773_774: NSFetchedResultsController<NSManagedObject> {}
-@MainActor private func _check774() {
-    let _: (NSFetchRequest<NSManagedObject>, NSManagedObjectContext, String?, String?) -> NSFetchedResultsController<NSManagedObject> = NSFetchedResultsController<NSManagedObject>.init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)
-        let _: (NSFetchRequest<NSManagedObject>, NSManagedObjectContext, String?, String?) -> _Sub773_774 = _Sub773_774.init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)
-}
-@MainActor private func _check775() {
-    let _: (NSFetchedResultsController<NSManagedObject>) -> () throws -> Void = NSFetchedResultsController<NSManagedObject>.performFetch
-}
-@MainActor private func _check776() {
-    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, NSFetchRequest<NSManagedObject>> = \NSFetchedResultsController<NSManagedObject>.fetchRequest
-}
-@MainActor private func _check777() {
-    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, NSManagedObjectContext> = \NSFetchedResultsController<NSManagedObject>.managedObjectContext
-}
-@MainActor private func _check778() {
-    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, String?> = \NSFetchedResultsController<NSManagedObject>.sectionNameKeyPath
-}
-@MainActor private func _check779() {
-    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, String?> = \NSFetchedResultsController<NSManagedObject>.cacheName
-}
-@MainActor private func _check780() {
-    let _: ReferenceWritableKeyPath<NSFetchedResultsController<NSManagedObject>, (any NSFetchedResultsControllerDelegate)?> = \NSFetchedResultsController<NSManagedObject>.delegate
-}
-@MainActor private func _check781() {
-    let _: (String?) -> Void = NSFetchedResultsController<NSManagedObject>.deleteCache(withName:)
-}
-@MainActor private func _check782() {
-    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, [NSManagedObject]?> = \NSFetchedResultsController<NSManagedObject>.fetchedObjects
-}
-@MainActor private func _check783() {
-    let _: (NSFetchedResultsController<NSManagedObject>) -> (IndexPath) -> NSManagedObject = NSFetchedResultsController<NSManagedObject>.object(at:)
-}
-@MainActor private func _check784() {
-    let _: (NSFetchedResultsController<NSManagedObject>) -> (NSManagedObject) -> IndexPath? = NSFetchedResultsController<NSManagedObject>.indexPath(forObject:)
-}
-@MainActor private func _check785() {
-    let _: (NSFetchedResultsController<NSManagedObject>) -> (String) -> String? = NSFetchedResultsController<NSManagedObject>.sectionIndexTitle(forSectionName:)
-}
-@MainActor private func _check786() {
-    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, [String]> = \NSFetchedResultsController<NSManagedObject>.sectionIndexTitles
-}
-@MainActor private func _check787() {
-    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, [any NSFetchedResultsSectionInfo]?> = \NSFetchedResultsController<NSManagedObject>.sections
-}
-@MainActor private func _check788() {
-    let _: (NSFetchedResultsController<NSManagedObject>) -> (String, Int) -> Int = NSFetchedResultsController<NSManagedObject>.section(forSectionIndexTitle:at:)
-}
-@MainActor private func _check789() {
-    let _: Any.Type = (any NSFetchedResultsSectionInfo).self
-}
-@MainActor private func _check790() {
-    let _: (any NSFetchedResultsSectionInfo) -> String = { $0.name }
-}
-@MainActor private func _check791() {
-    let _: (any NSFetchedResultsSectionInfo) -> String? = { $0.indexTitle }
-}
-@MainActor private func _check792() {
-    let _: (any NSFetchedResultsSectionInfo) -> Int = { $0.numberOfObjects }
-}
-@MainActor private func _check793() {
-    let _: (any NSFetchedResultsSectionInfo) -> [Any]? = { $0.objects }
-}
-@MainActor private func _check794() {
-    let _: Any.Type = NSFetchedResultsChangeType.self
-        let _: UInt.Type = NSFetchedResultsChangeType.RawValue.self
-}
-@MainActor private func _check795() {
-    func _c795g<X: Sendable>(_: X.Type) {}
-        _c795g(NSFetchedResultsChangeType.self)
-}
-@MainActor private func _check796() {
-    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.insert
-    #expect(NSFetchedResultsChangeType.insert.rawValue == 1)
-}
-@MainActor private func _check797() {
-    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.delete
-    #expect(NSFetchedResultsChangeType.delete.rawValue == 2)
-}
-@MainActor private func _check798() {
-    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.move
-    #expect(NSFetchedResultsChangeType.move.rawValue == 3)
-}
-@MainActor private func _check799() {
-    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.update
-    #expect(NSFetchedResultsChangeType.update.rawValue == 4)
-}
-@MainActor private func _check800() {
-    let _: Any.Type = (any NSFetchedResultsControllerDelegate).self
-}
-@MainActor private func _check801() {
-    func _c801f(_ x: any NSFetchedResultsControllerDelegate) { let _: any NSObjectProtocol = x }
-}
-@MainActor private func _check803() {
-    func _c803f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, CollectionDifference<NSManagedObjectID>) -> Void = x.controller(_:didChangeContentWith:) }
-}
-@MainActor private func _check804() {
-    func _c804f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, Any, IndexPath?, NSFetchedResultsChangeType, IndexPath?) -> Void = x.controller(_:didChange:at:for:newIndexPath:) }
-}
-@MainActor private func _check805() {
-    func _c805f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, any NSFetchedResultsSectionInfo, Int, NSFetchedResultsChangeType) -> Void = x.controller(_:didChange:atSectionIndex:for:) }
-}
-@MainActor private func _check806() {
-    func _c806f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>) -> Void = x.controllerWillChangeContent(_:) }
-}
-@MainActor private func _check807() {
-    func _c807f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>) -> Void = x.controllerDidChangeContent(_:) }
-}
-@MainActor private func _check808() {
-    func _c808f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, String) -> String? = x.controller(_:sectionIndexTitleForSectionName:) }
-}
 private final class _Sub813: NSPersistentStoreDescription, @unchecked Sendable {}
 @MainActor private func _check813() {
     let _: Any.Type = NSPersistentStoreDescription.self
@@ -2140,6 +2099,9 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 }
 @MainActor private func _check971() {
     let _: () -> NSFetchRequest<any NSFetchRequestResult> = NSManagedObject.fetchRequest
+}
+@MainActor private func _check974() {
+    func _c974f(_ x: NSManagedObject, _ p0: String) { let _: Any? = x[p0]; x[p0] = x[p0] }
 }
 @MainActor private func _check978() {
     let _: Any.Type = NSPersistentStore.StoreType.self
@@ -2886,6 +2848,12 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check1269() {
     let _: KeyPath<NSManagedObjectContext.NotificationKey, String> = \NSManagedObjectContext.NotificationKey.rawValue
 }
+@MainActor private func _check1270() {
+    let _: () -> NSManagedObjectContext.ConcurrencyType = { NSManagedObjectContext.ConcurrencyType.privateQueue }
+}
+@MainActor private func _check1271() {
+    let _: () -> NSManagedObjectContext.ConcurrencyType = { NSManagedObjectContext.ConcurrencyType.mainQueue }
+}
 @MainActor private func _check1272() {
     let _: Any.Type = NSManagedObjectContext.ConcurrencyType.self
 }
@@ -2900,6 +2868,15 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check1275() {
     func _c1275g<X: RawRepresentable>(_: X.Type) {}
         _c1275g(NSManagedObjectContext.ConcurrencyType.self)
+}
+@MainActor private func _check1276() {
+    let _: WritableKeyPath<NSManagedObjectContext.ConcurrencyType, NSManagedObjectContextConcurrencyType> = \NSManagedObjectContext.ConcurrencyType.rawValue
+}
+@MainActor private func _check1277() {
+    let _: (NSManagedObjectContextConcurrencyType) -> NSManagedObjectContext.ConcurrencyType = NSManagedObjectContext.ConcurrencyType.init(rawValue:)
+}
+@MainActor private func _check1278() {
+    let _: (NSManagedObjectContextConcurrencyType).Type = NSManagedObjectContext.ConcurrencyType.RawValue.self
 }
 @MainActor private func _check1279() {
     let _: Any.Type = NSManagedObjectContext.ScheduledTaskType.self
@@ -2918,6 +2895,11 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 }
 @MainActor private func _check1284() {
     let _: KeyPath<NSManagedObjectContext.ScheduledTaskType, Int> = \NSManagedObjectContext.ScheduledTaskType.hashValue
+}
+private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
+@MainActor private func _check1285() {
+    let _: (NSManagedObjectContext.ConcurrencyType) -> NSManagedObjectContext = NSManagedObjectContext.init(_:)
+        let _: (NSManagedObjectContext.ConcurrencyType) -> _Sub389_1285 = _Sub389_1285.init(_:)
 }
 @MainActor private func _check1286() {
     func _c1286f(_ x: NSManagedObjectContext) async throws { let _: Int = try x.performAndWait(_v() as @Sendable () throws -> Int) }
@@ -2950,9 +2932,9 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 }
 
 @Suite struct AppleAPISurfaceTests {
-    @Test("907 of Apple's CoreData symbols compile as Apple code uses them")
+    @Test("901 of Apple's CoreData symbols compile as Apple code uses them")
     @MainActor func appleShapedCodeCompiles() {
-        // Compiled, not run: 93 checks of deprecated symbols (running them would
+        // Compiled, not run: 97 checks of deprecated symbols (running them would
         // warn) and 7 that call generic methods with placeholder arguments.
         let checks: [@MainActor () -> Void] = [
             _check0, _check1, _check2, _check3, _check4, _check5, _check6, _check7,
@@ -2983,58 +2965,56 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
             _check207, _check208, _check209, _check210, _check211, _check212, _check213, _check214,
             _check215, _check216, _check217, _check218, _check219, _check220, _check221, _check222,
             _check223, _check224, _check225, _check226, _check227, _check228, _check229, _check230,
-            _check231, _check232, _check233, _check234, _check235, _check237, _check238, _check239,
-            _check240, _check241, _check242, _check243, _check244, _check245, _check246, _check247,
-            _check248, _check249, _check250, _check252, _check253, _check254, _check255, _check258,
-            _check259, _check260, _check261, _check262, _check263, _check264, _check265, _check266,
-            _check267, _check268, _check269, _check270, _check271, _check272, _check274, _check275,
-            _check276, _check279, _check280, _check281, _check282, _check283, _check284, _check285,
-            _check286, _check287, _check288, _check289, _check290, _check291, _check292, _check293,
-            _check294, _check295, _check296, _check297, _check298, _check299, _check300, _check301,
-            _check302, _check303, _check304, _check305, _check306, _check307, _check308, _check309,
-            _check310, _check311, _check312, _check313, _check314, _check315, _check316, _check317,
-            _check318, _check319, _check320, _check321, _check322, _check323, _check324, _check325,
-            _check326, _check327, _check328, _check329, _check330, _check331, _check332, _check333,
-            _check334, _check336, _check337, _check338, _check339, _check340, _check341, _check342,
-            _check343, _check344, _check345, _check346, _check347, _check348, _check349, _check350,
-            _check351, _check352, _check353, _check354, _check356, _check357, _check358, _check359,
-            _check360, _check361, _check362, _check363, _check364, _check367, _check368, _check369,
-            _check370, _check371, _check372, _check373, _check374, _check375, _check376, _check377,
-            _check378, _check379, _check380, _check381, _check382, _check383, _check389, _check392,
-            _check396, _check398, _check399, _check400, _check401, _check402, _check405, _check406,
-            _check407, _check408, _check409, _check410, _check411, _check412, _check415, _check417,
-            _check418, _check419, _check420, _check421, _check422, _check423, _check424, _check425,
-            _check426, _check431, _check432, _check434, _check435, _check436, _check437, _check441,
-            _check442, _check443, _check445, _check446, _check447, _check448, _check449, _check450,
-            _check451, _check452, _check454, _check455, _check456, _check457, _check458, _check459,
-            _check460, _check461, _check462, _check463, _check464, _check466, _check477, _check478,
-            _check479, _check480, _check481, _check482, _check483, _check484, _check485, _check486,
-            _check487, _check488, _check489, _check490, _check491, _check492, _check493, _check494,
-            _check495, _check496, _check497, _check498, _check499, _check500, _check501, _check502,
-            _check503, _check504, _check505, _check506, _check507, _check510, _check511, _check512,
-            _check513, _check514, _check538, _check539, _check540, _check542, _check543, _check544,
-            _check545, _check546, _check547, _check548, _check549, _check550, _check551, _check552,
-            _check553, _check555, _check556, _check557, _check558, _check559, _check560, _check561,
-            _check562, _check563, _check564, _check565, _check566, _check567, _check568, _check569,
-            _check570, _check571, _check572, _check573, _check588, _check590, _check592, _check593,
-            _check594, _check595, _check596, _check597, _check598, _check599, _check600, _check601,
-            _check602, _check603, _check604, _check605, _check606, _check607, _check608, _check609,
-            _check610, _check614, _check615, _check637, _check638, _check639, _check640, _check641,
-            _check642, _check643, _check644, _check645, _check646, _check647, _check648, _check649,
-            _check650, _check651, _check652, _check653, _check677, _check678, _check679, _check680,
-            _check681, _check682, _check683, _check684, _check685, _check705, _check706, _check707,
-            _check708, _check709, _check710, _check746, _check747, _check748, _check749, _check750,
-            _check751, _check752, _check753, _check754, _check755, _check756, _check757, _check758,
-            _check759, _check760, _check761, _check762, _check763, _check764, _check765, _check766,
-            _check767, _check772, _check773, _check774, _check775, _check776, _check777, _check778,
-            _check779, _check780, _check781, _check782, _check783, _check784, _check785, _check786,
-            _check787, _check788, _check789, _check790, _check791, _check792, _check793, _check794,
-            _check795, _check796, _check797, _check798, _check799, _check800, _check801, _check803,
-            _check804, _check805, _check806, _check807, _check808, _check813, _check814, _check815,
-            _check816, _check817, _check818, _check819, _check820, _check821, _check822, _check823,
-            _check824, _check825, _check826, _check827, _check829, _check830, _check831, _check832,
-            _check833, _check834, _check835, _check836, _check837, _check838, _check839, _check840,
-            _check841, _check971, _check978, _check979, _check980, _check981, _check982, _check983,
+            _check231, _check232, _check233, _check234, _check235, _check236, _check237, _check238,
+            _check239, _check240, _check241, _check242, _check243, _check244, _check245, _check246,
+            _check247, _check248, _check249, _check250, _check251, _check252, _check253, _check254,
+            _check255, _check256, _check257, _check258, _check259, _check260, _check261, _check262,
+            _check263, _check264, _check265, _check266, _check267, _check268, _check269, _check270,
+            _check271, _check272, _check274, _check275, _check276, _check279, _check280, _check281,
+            _check282, _check283, _check284, _check285, _check286, _check287, _check288, _check289,
+            _check290, _check291, _check292, _check293, _check294, _check295, _check296, _check297,
+            _check298, _check299, _check300, _check301, _check302, _check303, _check304, _check305,
+            _check306, _check307, _check308, _check309, _check310, _check311, _check312, _check313,
+            _check314, _check315, _check316, _check317, _check318, _check319, _check320, _check321,
+            _check322, _check323, _check324, _check325, _check326, _check327, _check328, _check329,
+            _check330, _check331, _check332, _check333, _check334, _check336, _check337, _check338,
+            _check339, _check340, _check341, _check342, _check343, _check344, _check345, _check346,
+            _check347, _check348, _check349, _check350, _check351, _check352, _check353, _check354,
+            _check356, _check357, _check358, _check359, _check360, _check361, _check362, _check363,
+            _check364, _check367, _check368, _check369, _check370, _check371, _check372, _check373,
+            _check374, _check375, _check376, _check377, _check378, _check379, _check380, _check381,
+            _check382, _check383, _check384, _check385, _check387, _check388, _check389, _check391,
+            _check392, _check395, _check396, _check397, _check398, _check399, _check400, _check401,
+            _check402, _check403, _check404, _check405, _check406, _check407, _check408, _check409,
+            _check410, _check411, _check412, _check413, _check415, _check416, _check417, _check418,
+            _check419, _check420, _check421, _check422, _check423, _check424, _check425, _check426,
+            _check430, _check431, _check432, _check433, _check434, _check435, _check436, _check437,
+            _check438, _check441, _check442, _check443, _check445, _check446, _check447, _check448,
+            _check449, _check450, _check451, _check452, _check454, _check455, _check456, _check457,
+            _check458, _check459, _check460, _check461, _check462, _check463, _check464, _check466,
+            _check477, _check478, _check479, _check480, _check481, _check482, _check483, _check484,
+            _check485, _check486, _check487, _check488, _check489, _check490, _check491, _check492,
+            _check493, _check494, _check495, _check496, _check497, _check498, _check499, _check500,
+            _check501, _check502, _check503, _check504, _check505, _check506, _check507, _check510,
+            _check511, _check512, _check513, _check514, _check538, _check539, _check540, _check542,
+            _check543, _check544, _check545, _check546, _check547, _check548, _check549, _check550,
+            _check551, _check552, _check553, _check555, _check556, _check557, _check558, _check559,
+            _check560, _check561, _check562, _check563, _check564, _check565, _check566, _check567,
+            _check568, _check569, _check570, _check571, _check572, _check573, _check588, _check590,
+            _check592, _check593, _check594, _check595, _check596, _check597, _check598, _check599,
+            _check600, _check601, _check602, _check603, _check604, _check605, _check606, _check607,
+            _check608, _check609, _check610, _check614, _check615, _check637, _check638, _check639,
+            _check640, _check641, _check642, _check643, _check644, _check645, _check646, _check647,
+            _check648, _check649, _check650, _check651, _check652, _check653, _check677, _check678,
+            _check679, _check680, _check681, _check682, _check683, _check684, _check685, _check705,
+            _check706, _check707, _check708, _check709, _check710, _check746, _check747, _check748,
+            _check749, _check750, _check751, _check752, _check753, _check754, _check755, _check756,
+            _check757, _check758, _check759, _check760, _check761, _check762, _check763, _check764,
+            _check765, _check766, _check767, _check772, _check813, _check814, _check815, _check816,
+            _check817, _check818, _check819, _check820, _check821, _check822, _check823, _check824,
+            _check825, _check826, _check827, _check829, _check830, _check831, _check832, _check833,
+            _check834, _check835, _check836, _check837, _check838, _check839, _check840, _check841,
+            _check971, _check974, _check978, _check979, _check980, _check981, _check982, _check983,
             _check984, _check985, _check986, _check987, _check989, _check990, _check991, _check992,
             _check993, _check994, _check995, _check996, _check999, _check1000, _check1001, _check1002,
             _check1003, _check1004, _check1005, _check1006, _check1007, _check1008, _check1009, _check1010,
@@ -3053,11 +3033,12 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
             _check1237, _check1238, _check1239, _check1240, _check1241, _check1242, _check1243, _check1244,
             _check1245, _check1247, _check1249, _check1250, _check1251, _check1252, _check1253, _check1254,
             _check1255, _check1256, _check1257, _check1258, _check1259, _check1260, _check1261, _check1262,
-            _check1263, _check1264, _check1265, _check1266, _check1267, _check1268, _check1269, _check1272,
-            _check1273, _check1274, _check1275, _check1279, _check1280, _check1281, _check1282, _check1283,
-            _check1284, _check1288, _check1289, _check1290, _check1291, _check1292, _check1293,
+            _check1263, _check1264, _check1265, _check1266, _check1267, _check1268, _check1269, _check1270,
+            _check1271, _check1272, _check1273, _check1274, _check1275, _check1276, _check1277, _check1278,
+            _check1279, _check1280, _check1281, _check1282, _check1283, _check1284, _check1285, _check1288,
+            _check1289, _check1290, _check1291, _check1292, _check1293,
         ]
         for check in checks { check() }
-        #expect(checks.count == 807)
+        #expect(checks.count == 797)
     }
 }
