@@ -65,13 +65,15 @@ import CoreDataTestSupport
         try controller.performFetch()
         for (s, section) in (controller.sections ?? []).enumerated() {
             for row in 0..<section.numberOfObjects {
-                let path: IndexPath = [s, row]
+                let path = IndexPath(row: row, section: s)
                 let dish = controller.object(at: path)
                 #expect(section.objects?[row] as? Dish === dish)
-                #expect(controller.indexPath(forObject: dish) == path)
+                let found = try #require(controller.indexPath(forObject: dish))
+                #expect(found == path && found.section == s && found.row == row && found.item == row)
             }
         }
-        #expect(controller.object(at: [1, 1]).title == "Risotto")
+        #expect(controller.object(at: IndexPath(item: 1, section: 1)).title == "Risotto")
+        #expect(IndexPath(row: 1, section: 1) == [1, 1])
         #expect(controller.indexPath(forObject: outside) == nil)
     }
 
