@@ -9,7 +9,15 @@ final class BatchInsertSource {
     /// The entity's stored attributes, in slot order.
     private let attributes: [NSAttributeDescription]
     private let names: [String]
+    private let slots: [Int32]
+    private let kinds: [FastKind]
     private let defaults: [Any?]
+    /// Whether rows report the slots their object named (only upserts need them).
+    private var reportsNamed = false
+    private let keyIndex: KeyIndex
+    /// Per attribute, the last row (``generation``) whose dictionary named it.
+    private var seen: [Int]
+    private var generation = 0
     private var objects: [[String: Any]]?
     private var position = 0
     private let dictionaryHandler: ((NSMutableDictionary) -> Bool)?
@@ -22,6 +30,10 @@ final class BatchInsertSource {
             return attribute
         }
         names = attributes.map(\.name)
+        slots = attributes.map(\.slot)
+        kinds = attributes.map(FastKind.init)
+        keyIndex = KeyIndex(names)
+        seen = Array(repeating: 0, count: names.count)
         defaults = attributes.map(\.defaultValue)
         objects = request.objectsToInsert
         dictionaryHandler = request.dictionaryHandler
@@ -45,6 +57,7 @@ final class BatchInsertSource {
             }
             current = level.superentity
         }
+        reportsNamed = !constraints.isEmpty
         return StoreBatchInsert(entity: entity, next: { [self] row, named in try next(row, &named) },
                                 constraints: constraints)
     }
@@ -83,15 +96,18 @@ final class BatchInsertSource {
     }
 
     private func fill(_ row: StoreRow, from values: [String: Any], _ named: inout [Int32]) throws {
-        var matched = 0
-        for index in attributes.indices {
-            let value = values[names[index]]
-            if value != nil { matched += 1 }
-            try write(value, present: value != nil, index, row, &named)
+        generation &+= 1
+        for (key, value) in values {
+            guard let index = keyIndex.index(of: key, in: names) else { throw unknownKey(key) }
+            seen[index] = generation
+            if reportsNamed { named.append(slots[index]) }
+            if !kinds[index].store(value, at: slots[index], in: row) {
+                try BatchExecution.store(value, attributes[index], of: entity, into: row, by: "batch insert")
+            }
         }
-        if matched != values.count {
-            let key = values.keys.sorted().first { !names.contains($0) } ?? "?"
-            throw unknownKey(key)
+        guard values.count < attributes.count else { return }
+        for index in attributes.indices where seen[index] != generation {
+            try BatchExecution.store(defaults[index], attributes[index], of: entity, into: row, by: "batch insert")
         }
     }
 
@@ -109,5 +125,67 @@ final class BatchInsertSource {
         return CoreDataError.make(NSManagedObjectValidationError,
             "The batch insert names \(entity.name ?? "?").\(key), \(what).",
             userInfo: [NSValidationKeyErrorKey: key])
+    }
+
+    /// The common attribute types, written straight from the Swift type a caller usually
+    /// gives them; anything else takes ``BatchExecution/store(_:_:of:into:by:)``.
+    private enum FastKind {
+        case integer, double, string, date, boolean, other
+
+        init(_ attribute: NSAttributeDescription) {
+            switch attribute.attributeType {
+            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: self = .integer
+            case .doubleAttributeType: self = .double
+            case .stringAttributeType: self = .string
+            case .dateAttributeType: self = .date
+            case .booleanAttributeType: self = .boolean
+            default: self = .other
+            }
+        }
+
+        /// Writes `value` when it has the kind's usual type; false otherwise.
+        @inline(__always)
+        func store(_ value: Any, at slot: Int32, in row: StoreRow) -> Bool {
+            switch self {
+            case .integer:
+                if let v = value as? Int64 { return row.values.setInt64(v, at: slot) }
+                if let v = value as? Int { return row.values.setInt64(Int64(v), at: slot) }
+            case .double:
+                if let v = value as? Double { return row.values.setDouble(v, at: slot) }
+            case .string:
+                if let v = value as? String { return row.values.setText(v, at: slot) }
+            case .date:
+                if let v = value as? Date { return row.values.setDate(v.timeIntervalSinceReferenceDate, at: slot) }
+            case .boolean:
+                if let v = value as? Bool { return row.values.setBool(v, at: slot) }
+            case .other:
+                break
+            }
+            return false
+        }
+    }
+
+    /// Finds an attribute by name without hashing the whole name: buckets by length and
+    /// first and last byte, then one comparison (a dictionary's keys are looked up once
+    /// per object, which SipHash made the most expensive step of a batch insert).
+    private struct KeyIndex {
+        private var buckets: [[Int]] = Array(repeating: [], count: 64)
+
+        init(_ names: [String]) {
+            for (index, name) in names.enumerated() { buckets[Self.bucket(name)].append(index) }
+        }
+
+        @inline(__always)
+        private static func bucket(_ name: String) -> Int {
+            let utf8 = name.utf8
+            let first = Int(utf8.first ?? 0), last = Int(utf8.last ?? 0)
+            return (utf8.count &* 31 &+ first &* 7 &+ last) & 63
+        }
+
+        @inline(__always)
+        func index(of name: String, in names: [String]) -> Int? {
+            for index in buckets[Self.bucket(name)] where names[index] == name { return index }
+            return nil
+        }
     }
 }

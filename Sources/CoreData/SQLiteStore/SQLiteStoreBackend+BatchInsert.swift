@@ -10,14 +10,14 @@ extension SQLiteStoreBackend {
     func batchInsert(_ insert: StoreBatchInsert, on connection: SQLiteConnection) throws -> StoreBatchOutcome {
         let entity = insert.entity
         let plan = try plan(for: entity)
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"]
         for field in plan.fields {
-            columns.append(field.column)
-            if case let .toOne(_, entityColumn?, _) = field.kind { columns.append(entityColumn) }
+            names.append(field.column)
+            if case let .toOne(_, entityColumn?, _) = field.kind { names.append(entityColumn) }
         }
-        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let statement = try connection.cached(
-            "INSERT INTO \(plan.tableName) (\(columns.joined(separator: ", "))) VALUES (\(marks))")
+            "INSERT INTO \(plan.tableName) (\(names.joined(separator: ", "))) VALUES (\(marks))")
 
         let root = Int64(entity.runtime.root.runtime.entityID)
         let select = try connection.cached("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
@@ -37,7 +37,10 @@ extension SQLiteStoreBackend {
         var updateSQL: [[Int]: String] = [:]
 
         let entityID = Int64(entity.runtime.entityID)
+        let columns = plan.fields.map(InsertColumn.init)
         let row = StoreRow(entity: entity, pk: 0, version: 1)
+        // Text is bound borrowed from `row`: no binding may outlive this call.
+        defer { statement.clearBindings() }
         var named: [Int32] = []
         var pk = first
         var outcome = StoreBatchOutcome()
@@ -54,8 +57,12 @@ extension SQLiteStoreBackend {
             try statement.bind(2, entityID)
             try statement.bind(3, Int64(1))
             var index: Int32 = 4
-            for field in plan.fields {
-                try bind(field, of: row, to: statement, at: &index, on: connection)
+            for i in columns.indices {
+                if try !columns[i].bind(row, to: statement, at: index) {
+                    try bind(plan.fields[i], of: row, to: statement, at: &index, on: connection)
+                } else {
+                    index += 1
+                }
             }
             try statement.run()
             let key = StoreKey(entityID: Int(entityID), pk: pk)
@@ -114,5 +121,43 @@ extension SQLiteStoreBackend {
         }
         try statement.bind(index, pk)
         try statement.run()
+    }
+}
+
+/// One column of a batch insert whose common values are bound straight from the row
+/// (text without a copy: the row keeps it until the statement has run); anything else,
+/// and every value of an unexpected type, goes through `SQLiteStoreBackend.bind`.
+struct InsertColumn {
+    enum Kind { case integer, boolean, real, text, other }
+    let slot: Int32
+    let kind: Kind
+
+    init(_ field: SQLiteStoreBackend.Field) {
+        slot = field.slot
+        switch field.kind {
+        case .value(.integer) where field.bounds == nil: kind = .integer
+        case .value(.boolean): kind = .boolean
+        case .value(.double), .value(.date): kind = .real
+        case .value(.text): kind = .text
+        default: kind = .other
+        }
+    }
+
+    /// Binds the slot's value at `index`; false, binding nothing, when it needs the
+    /// general path.
+    @inline(__always)
+    func bind(_ row: StoreRow, to statement: SQLiteStatement, at index: Int32) throws -> Bool {
+        let value = row.values.value(at: slot)
+        switch (kind, value.type) {
+        case (_, .null) where kind != .other: try statement.bindNull(index)
+        case (.integer, .int64), (.integer, .bool): try statement.bind(index, value.int64)
+        case (.boolean, .bool), (.boolean, .int64): try statement.bind(index, Int64(value.int64 != 0 ? 1 : 0))
+        case (.real, .double), (.real, .date): try statement.bind(index, value.double)
+        case (.text, .text):
+            let bytes = value.bytes
+            try statement.bindBorrowedText(index, bytes.baseAddress, count: bytes.count)
+        default: return false
+        }
+        return true
     }
 }
