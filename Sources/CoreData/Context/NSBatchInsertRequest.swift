@@ -69,50 +69,53 @@ open class NSBatchInsertRequest: NSPersistentStoreRequest, @unchecked Sendable {
     /// A request with no entity (set nothing else: it cannot run).
     @available(*, deprecated, message: "Use init(entityName:objects:) or one of the handler initializers.")
     public override convenience init() {
-        self.init(name: "", entity: nil)
-    }
-
-    private init(name: String, entity: NSEntityDescription?) {
-        entityName = name
-        self.entity = entity
-        super.init()
+        self.init(entityName: "", objects: [])
+        objectsToInsert = nil
     }
 
     /// Inserts `dictionaries` (attribute name → value) as objects of the entity named
     /// `entityName`.
-    public convenience init(entityName: String, objects dictionaries: [[String: Any]]) {
-        self.init(name: entityName, entity: nil)
+    public init(entityName: String, objects dictionaries: [[String: Any]]) {
+        self.entityName = entityName
+        entity = nil
         objectsToInsert = dictionaries
+        super.init()
     }
 
     /// Inserts `dictionaries` (attribute name → value) as objects of `entity`.
-    public convenience init(entity: NSEntityDescription, objects dictionaries: [[String: Any]]) {
-        self.init(name: entity.name ?? "", entity: entity)
+    public init(entity: NSEntityDescription, objects dictionaries: [[String: Any]]) {
+        entityName = entity.name ?? ""
+        self.entity = entity
         objectsToInsert = dictionaries
+        super.init()
     }
 
     /// Inserts the objects `handler` describes, one dictionary per call, until it
     /// returns `true`.
     public convenience init(entity: NSEntityDescription, dictionaryHandler handler: @escaping (NSMutableDictionary) -> Bool) {
-        self.init(name: entity.name ?? "", entity: entity)
+        self.init(entity: entity, objects: [])
+        objectsToInsert = nil
         dictionaryHandler = handler
     }
 
     /// The by-name spelling of ``init(entity:dictionaryHandler:)``.
     public convenience init(entityName: String, dictionaryHandler handler: @escaping (NSMutableDictionary) -> Bool) {
-        self.init(name: entityName, entity: nil)
+        self.init(entityName: entityName, objects: [])
+        objectsToInsert = nil
         dictionaryHandler = handler
     }
 
     /// Inserts the objects `handler` fills, one object per call, until it returns `true`.
     public convenience init(entity: NSEntityDescription, managedObjectHandler handler: @escaping (NSManagedObject) -> Bool) {
-        self.init(name: entity.name ?? "", entity: entity)
+        self.init(entity: entity, objects: [])
+        objectsToInsert = nil
         managedObjectHandler = handler
     }
 
     /// The by-name spelling of ``init(entity:managedObjectHandler:)``.
     public convenience init(entityName: String, managedObjectHandler handler: @escaping (NSManagedObject) -> Bool) {
-        self.init(name: entityName, entity: nil)
+        self.init(entityName: entityName, objects: [])
+        objectsToInsert = nil
         managedObjectHandler = handler
     }
 }
