@@ -75,9 +75,11 @@ extension NSBatchDeleteRequest: BatchRequestExecuting {
         request.fetchOffset = fetchRequest.fetchOffset
         request.includesSubentities = fetchRequest.includesSubentities
         request.affectedStores = [store]
-        let (_, objects) = try BatchExecution.scratchFetch(request, coordinator: coordinator)
-        return objects.compactMap { object in
-            object.objectID.primaryKey.map { StoreKey(entityID: object.entity.runtime.entityID, pk: $0) }
+        request.includesPendingChanges = false
+        return try BatchExecution.inScratchContext(coordinator) { scratch in
+            try scratch.fetch(request).compactMap { object in
+                object.objectID.primaryKey.map { StoreKey(entityID: object.entity.runtime.entityID, pk: $0) }
+            }
         }
     }
 

@@ -73,28 +73,28 @@ extension NSBatchUpdateRequest: BatchRequestExecuting {
         request.includesSubentities = update.plan.includesSubentities
         request.affectedStores = [store]
         request.returnsObjectsAsFaults = false
-        let (scratch, objects) = try BatchExecution.scratchFetch(request, coordinator: coordinator)
+        request.includesPendingChanges = false
         var changes = StoreChanges()
         var outcome = StoreBatchOutcome()
         let slots = update.assignments.map(\.attribute.slot)
-        for object in objects {
-            guard let pk = object.objectID.primaryKey, let current = try coordinator.row(for: object.objectID) else { continue }
-            let row = StoreRow(entity: current.entity, pk: pk, version: current.version + 1)
-            row.values.copyAll(from: current.values)
-            for assignment in update.assignments {
-                let slot = assignment.attribute.slot
-                if let expression = assignment.expression {
-                    let value = try expression.value(with: object)
-                    try BatchExecution.store(value, assignment.attribute, of: current.entity, into: row, by: "batch update")
-                } else {
-                    row.values.copy(CollectionOfOne(slot), from: update.constants.values)
+        try BatchExecution.inScratchContext(coordinator) { scratch in
+            for object in try scratch.fetch(request) {
+                guard let pk = object.objectID.primaryKey, let current = try coordinator.row(for: object.objectID) else { continue }
+                let row = StoreRow(entity: current.entity, pk: pk, version: current.version + 1)
+                row.values.copyAll(from: current.values)
+                for assignment in update.assignments {
+                    if let expression = assignment.expression {
+                        let value = try expression.value(with: object)
+                        try BatchExecution.store(value, assignment.attribute, of: current.entity, into: row, by: "batch update")
+                    } else {
+                        row.values.copy(CollectionOfOne(assignment.attribute.slot), from: update.constants.values)
+                    }
                 }
+                changes.updates.append(.init(entity: current.entity, pk: pk, values: row, changedSlots: slots,
+                                             expectedVersion: current.version))
+                outcome.result.append(row.key)
             }
-            changes.updates.append(.init(entity: current.entity, pk: pk, values: row, changedSlots: slots,
-                                         expectedVersion: current.version))
-            outcome.result.append(row.key)
         }
-        withExtendedLifetime(scratch) {}
         try coordinator.apply(changes, to: store)
         outcome.changes.updated = outcome.result
         return outcome

@@ -62,15 +62,14 @@ enum BatchExecution {
         }
     }
 
-    /// A fetch on a scratch context of the coordinator (no pending changes, no objects of
-    /// the requesting context): the path of batch requests whose rows are selected in
-    /// memory.
-    static func scratchFetch(_ request: NSFetchRequest<NSManagedObject>,
-                             coordinator: NSPersistentStoreCoordinator) throws -> (NSManagedObjectContext, [NSManagedObject]) {
-        let scratch = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+    /// Runs `body` on a scratch context of the coordinator (no pending changes, no objects
+    /// of the requesting context), on its queue: the path of batch requests whose rows are
+    /// selected in memory.
+    static func inScratchContext<T>(_ coordinator: NSPersistentStoreCoordinator,
+                                    _ body: (NSManagedObjectContext) throws -> T) throws -> T {
+        let scratch = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         scratch.persistentStoreCoordinator = coordinator
-        request.includesPendingChanges = false
-        return (scratch, try scratch.fetch(request))
+        return try scratch.performAndWait { try body(scratch) }
     }
 
     /// Writes a value for `attribute` into a row, as a store row holds it: nil (or `NSNull`)

@@ -9,6 +9,7 @@ final class SaveBatch {
     private let inserts: [NSManagedObject]
     private let updates: [NSManagedObject]
     private let deletes: [NSManagedObject]
+    private let locked: [NSManagedObject]
     /// New permanent IDs of inserted objects that still had temporary ones.
     private var newIDs: [ObjectIdentifier: NSManagedObjectID] = [:]
     private var changes: [ObjectIdentifier: (NSPersistentStore, StoreChanges)] = [:]
@@ -20,6 +21,7 @@ final class SaveBatch {
         self.inserts = changes.inserts
         self.updates = changes.updates
         self.deletes = changes.deletes
+        self.locked = changes.locked
         try assignKeys()
         try build()
     }
@@ -79,6 +81,13 @@ final class SaveBatch {
                                         object: object))
             }
             removeAllLinks(of: object, store: store)
+        }
+        for object in locked {
+            guard let store = object.objectID.persistentStore, let pk = object.objectID.primaryKey else { continue }
+            withChanges(store) {
+                $0.locks.append(.init(entity: object.entity, pk: pk, expectedVersion: object.committedRow?.version ?? 0,
+                                      object: object))
+            }
         }
     }
 
@@ -143,7 +152,7 @@ final class SaveBatch {
             do {
                 try coordinator.serving(context) { try coordinator.apply(storeChanges, to: store) }
             } catch let conflict as StoreConflict {
-                let object = (updates + deletes).first {
+                let object = (updates + deletes + locked).first {
                     $0.objectID.primaryKey == conflict.pk && $0.entity.runtime.root === conflict.entity.runtime.root
                 }
                 var conflicts: [NSMergeConflict] = []

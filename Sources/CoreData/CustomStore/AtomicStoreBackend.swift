@@ -124,6 +124,13 @@ final class AtomicStoreBackend: CustomStoreBackend, StoreBackend {
 
     func save(_ changes: StoreChanges) throws {
         // Check every optimistic lock first, so that a conflict writes nothing.
+        for lock in changes.locks {
+            let key = nodeKey(lock.entity, lock.pk)
+            let current = atomic.nodes[key] == nil ? nil : versions[key] ?? 1
+            guard current == lock.expectedVersion else {
+                throw StoreConflict(entity: lock.entity, pk: lock.pk, storedVersion: current, expectedVersion: lock.expectedVersion)
+            }
+        }
         for update in changes.updates {
             let key = nodeKey(update.entity, update.pk)
             guard atomic.nodes[key] != nil else {

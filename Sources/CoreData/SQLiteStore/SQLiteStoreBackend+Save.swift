@@ -45,6 +45,7 @@ extension SQLiteStoreBackend {
         try checkWritable()
         try writeFailure {
             try connection.transaction {
+                for lock in changes.locks { try check(lock, on: connection) }
                 for write in changes.inserts { try insert(write, on: connection) }
                 for write in changes.updates { try update(write, on: connection) }
                 for link in changes.linksRemoved { try removeLink(link, on: connection) }
@@ -171,6 +172,19 @@ extension SQLiteStoreBackend {
             let statement = try connection.cached("DELETE FROM \(join.name) WHERE \(column) = ?")
             try statement.bind(1, delete.pk)
             try statement.run()
+        }
+    }
+
+    /// An object marked with `detectConflicts(for:)`: its row must still be at the version
+    /// the context read.
+    private func check(_ lock: StoreChanges.Lock, on connection: SQLiteConnection) throws {
+        let plan = try plan(for: lock.entity)
+        let statement = try connection.cached("SELECT Z_OPT FROM \(plan.tableName) WHERE Z_PK = ?")
+        try statement.bind(1, lock.pk)
+        defer { statement.reset() }
+        let stored: Int64? = try statement.step() ? statement.int64(0) : nil
+        if stored != lock.expectedVersion {
+            throw StoreConflict(entity: lock.entity, pk: lock.pk, storedVersion: stored, expectedVersion: lock.expectedVersion)
         }
     }
 

@@ -10,8 +10,8 @@ extension NSPersistentStoreCoordinator {
     /// - Throws: `StoreFetchUnsupported` when the store cannot evaluate the operation's
     ///   predicate or expressions (nothing was written); the store's errors.
     func executeBatch(_ operation: StoreBatchOperation, in store: NSPersistentStore) throws -> StoreBatchOutcome? {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard let backend = store.backend as? BatchStoreBackend else { return nil }
         let outcome = try backend.executeBatch(operation)
         forgetRows(of: store, roots: roots(of: outcome.changes.staleEntityIDs))
@@ -28,8 +28,8 @@ extension NSPersistentStoreCoordinator {
     /// cache keeps. Uniqueness constraints upsert as in ``executeBatch(_:in:)``, against the
     /// stored rows and the rows inserted before in the same batch.
     func insertRowByRow(_ insert: StoreBatchInsert, in store: NSPersistentStore) throws -> StoreBatchOutcome {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let entity = insert.entity
         let backend = store.backend
         var pending: [StoreChanges.Write] = []
@@ -103,8 +103,8 @@ extension NSPersistentStoreCoordinator {
     /// A batch delete written through the store's save: the rows the delete rules reach,
     /// nullified inverses and links, in one change set.
     func deleteRowByRow(_ requested: [StoreKey], in store: NSPersistentStore) throws -> StoreBatchOutcome {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let backend = store.backend
         let model = managedObjectModel
         var existing: [StoreKey] = []

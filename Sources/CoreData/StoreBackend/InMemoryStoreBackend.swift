@@ -89,6 +89,12 @@ final class InMemoryStoreBackend: StoreBackend {
 
     func save(_ changes: StoreChanges) throws {
         // Check every optimistic lock first, so that a conflict writes nothing.
+        for lock in changes.locks {
+            let current = rows[table(lock.entity)]?[lock.pk]?.version
+            guard current == lock.expectedVersion else {
+                throw StoreConflict(entity: lock.entity, pk: lock.pk, storedVersion: current, expectedVersion: lock.expectedVersion)
+            }
+        }
         for update in changes.updates {
             guard let current = rows[table(update.entity)]?[update.pk] else {
                 throw StoreConflict(entity: update.entity, pk: update.pk, storedVersion: nil, expectedVersion: update.expectedVersion)
