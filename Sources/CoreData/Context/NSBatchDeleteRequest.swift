@@ -65,4 +65,14 @@ open class NSBatchDeleteRequest: NSPersistentStoreRequest, @unchecked Sendable {
         objectIDs = objects
         super.init()
     }
+
+    /// A copy deleting the same objects (a copy of the fetch request), with the same result
+    /// type and stores.
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = objectIDs.map { NSBatchDeleteRequest(objectIDs: $0) }
+            ?? NSBatchDeleteRequest(fetchRequest: fetchRequest.copy() as? NSFetchRequest<NSFetchRequestResult> ?? fetchRequest)
+        copy.resultType = resultType
+        copy.affectedStores = affectedStores
+        return copy
+    }
 }

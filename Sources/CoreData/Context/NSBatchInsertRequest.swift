@@ -118,4 +118,16 @@ open class NSBatchInsertRequest: NSPersistentStoreRequest, @unchecked Sendable {
         objectsToInsert = nil
         managedObjectHandler = handler
     }
+
+    /// A copy with the same entity, objects, handlers, result type and stores.
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = entity.map { NSBatchInsertRequest(entity: $0, objects: []) }
+            ?? NSBatchInsertRequest(entityName: entityName, objects: [])
+        copy.objectsToInsert = objectsToInsert
+        copy.dictionaryHandler = dictionaryHandler
+        copy.managedObjectHandler = managedObjectHandler
+        copy.resultType = resultType
+        copy.affectedStores = affectedStores
+        return copy
+    }
 }

@@ -83,4 +83,15 @@ open class NSBatchUpdateRequest: NSPersistentStoreRequest, @unchecked Sendable {
 
     /// The entity given at creation, if any.
     var resolvedEntity: NSEntityDescription? { givenEntity }
+
+    /// A copy with the same entity, predicate, properties, options and stores.
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = givenEntity.map { NSBatchUpdateRequest(entity: $0) } ?? NSBatchUpdateRequest(entityName: entityName)
+        copy.predicate = predicate
+        copy.includesSubentities = includesSubentities
+        copy.resultType = resultType
+        copy.propertiesToUpdate = propertiesToUpdate
+        copy.affectedStores = affectedStores
+        return copy
+    }
 }

@@ -141,8 +141,7 @@ import CoreDataTestSupport
         let ids = try #require((try stack.context.execute(request) as? NSBatchDeleteResult)?.result as? [NSManagedObjectID])
         #expect(try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Quake")).count == 1)
         #expect(stack.context.registeredObject(for: a.objectID) != nil)
-        stack.context.mergeChanges(fromContextDidSave: Notification(
-            name: .NSManagedObjectContextDidSave, object: nil, userInfo: [NSDeletedObjectsKey: Set(ids)]))
+        NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: ids], into: [stack.context])
         #expect(stack.context.registeredObject(for: a.objectID) == nil)
         #expect(throws: (any Error).self) { try stack.newContext().existingObject(with: a.objectID) }
     }

@@ -113,10 +113,8 @@ import CoreDataTestSupport
         #expect(throws: (any Error).self) { try stack.context.save() }
         stack.context.rollback()
 
-        // Apple's merge path (mergeChanges(fromRemoteContextSave:into:) posts the same
-        // kind of payload): the context refreshes the objects it holds.
-        stack.context.mergeChanges(fromContextDidSave: Notification(
-            name: .NSManagedObjectContextDidSave, object: nil, userInfo: [NSUpdatedObjectsKey: Set(ids)]))
+        // Apple's way: merge the result's IDs; the context refreshes the objects it holds.
+        NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: ids], into: [stack.context])
         #expect(a.value(forKey: "count") as? Int == 42)
         a.setValue("Fresh", forKey: "place")
         try stack.context.save()
