@@ -143,4 +143,30 @@ import CoreDataTestSupport
         #expect(code(nil) == NSCoreDataError)
         #expect(try values(stack, "count") as NSDictionary == ["a": 0, "b": 1, "c": 2, "d": 3, "e": 7] as NSDictionary)
     }
+
+    @Test("Batch requests copy what they were given")
+    func copies() throws {
+        let update = NSBatchUpdateRequest(entityName: "Quake")
+        update.predicate = NSPredicate(format: "count > 1")
+        update.propertiesToUpdate = ["felt": true]
+        update.includesSubentities = false
+        update.resultType = .updatedObjectIDsResultType
+        let updateCopy = try #require(update.copy() as? NSBatchUpdateRequest)
+        #expect(updateCopy !== update && updateCopy.entityName == "Quake" && updateCopy.predicate == update.predicate)
+        #expect(updateCopy.propertiesToUpdate?["felt"] as? Bool == true && !updateCopy.includesSubentities)
+        #expect(updateCopy.resultType == .updatedObjectIDsResultType && updateCopy.requestType == .batchUpdateRequestType)
+
+        let insert = NSBatchInsertRequest(entityName: "Quake", objects: [["code": "a"]])
+        insert.resultType = .count
+        let insertCopy = try #require(insert.copy() as? NSBatchInsertRequest)
+        #expect(insertCopy.entityName == "Quake" && insertCopy.objectsToInsert?.count == 1 && insertCopy.resultType == .count)
+
+        let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Quake")
+        fetch.fetchLimit = 3
+        let delete = NSBatchDeleteRequest(fetchRequest: fetch)
+        delete.resultType = .resultTypeCount
+        let deleteCopy = try #require(delete.copy() as? NSBatchDeleteRequest)
+        #expect(deleteCopy.fetchRequest.entityName == "Quake" && deleteCopy.fetchRequest.fetchLimit == 3)
+        #expect(deleteCopy.resultType == .resultTypeCount)
+    }
 }
