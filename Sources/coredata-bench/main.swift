@@ -148,6 +148,17 @@ do {
         try RawDatabase(path: bench.rawPath).backup(to: rawTemplate)
         try run(bench.delete(oursTemplate: oursTemplate, rawTemplate: rawTemplate))
     }
+    if selected("batch_insert") || selected("batch_update") || selected("batch_delete") {
+        try run(bench.batchInsert(bench.recordDictionaries()), setUpOnly: !selected("batch_insert"))
+        if selected("batch_update") { try run(bench.batchUpdate) }
+        if selected("batch_delete") {
+            let oursTemplate = directory.appendingPathComponent("ours-batch-template.sqlite").path
+            let rawTemplate = directory.appendingPathComponent("raw-batch-template.sqlite").path
+            try RawDatabase(path: bench.oursBatchPath).backup(to: oursTemplate)
+            try RawDatabase(path: bench.rawBatchPath).backup(to: rawTemplate)
+            try run(bench.batchDelete(oursTemplate: oursTemplate, rawTemplate: rawTemplate))
+        }
+    }
 } catch {
     failures.append("error: \(BenchError.describe(error))")
 }

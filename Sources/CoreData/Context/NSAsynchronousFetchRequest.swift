@@ -172,13 +172,17 @@ open class NSAsynchronousFetchResult<ResultType>: NSPersistentStoreAsynchronousR
 
 extension NSManagedObjectContext {
     /// Executes a request: an ``NSAsynchronousFetchRequest`` starts on the context's queue
-    /// and returns its ``NSAsynchronousFetchResult`` at once.
+    /// and returns its ``NSAsynchronousFetchResult`` at once; a batch request
+    /// (``NSBatchInsertRequest``, ``NSBatchUpdateRequest``, ``NSBatchDeleteRequest``) runs in
+    /// the stores and returns its result.
     ///
-    /// - Throws: `NSError` (`NSCoreDataError`) for a request type this context cannot run.
+    /// - Throws: `NSError` (`NSCoreDataError`) for a request type this context cannot run;
+    ///   a batch request's errors.
     public func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult {
         if let asynchronous = request as? any AsynchronousFetchStarting {
             return asynchronous.start(in: self)
         }
+        if let result = try executeBatchRequest(request) { return result }
         throw CoreDataError.make(NSCoreDataError, "Unsupported request \(type(of: request)) for execute(_:).")
     }
 }

@@ -9,7 +9,9 @@ extension NSPersistentStoreCoordinator {
     ///   or a count, as the request's `resultType` asks), as `context.fetch(_:)` returns them;
     /// - an ``NSSaveChangesRequest``: `context`'s pending changes are saved; the answer is an
     ///   empty array;
-    /// - an asynchronous fetch request: its ``NSAsynchronousFetchResult``.
+    /// - an asynchronous fetch request: its ``NSAsynchronousFetchResult``;
+    /// - a batch insert, update or delete request: its ``NSBatchInsertResult``,
+    ///   ``NSBatchUpdateResult`` or ``NSBatchDeleteResult``.
     ///
     /// ```swift
     /// let request = NSFetchRequest<NSManagedObject>(entityName: "Item")
@@ -33,6 +35,8 @@ extension NSPersistentStoreCoordinator {
         case is NSSaveChangesRequest:
             try context.save()
             return [Any]()
+        case is NSBatchInsertRequest, is NSBatchUpdateRequest, is NSBatchDeleteRequest:
+            return try context.execute(request)
         default:
             do {
                 return try context.execute(request)

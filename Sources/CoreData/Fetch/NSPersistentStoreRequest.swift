@@ -6,14 +6,11 @@ public enum NSPersistentStoreRequestType: UInt, Sendable {
     case fetchRequestType = 1
     /// A save request. Kept for Apple's numbering; contexts save without a request object.
     case saveRequestType = 2
-    /// A batch insert.
-    ///
-    /// - Note: Apple parity: batch requests (`NSBatchInsertRequest` and its siblings) are
-    ///   not implemented; the case exists for Apple's numbering.
+    /// A batch insert (`NSBatchInsertRequest`).
     case batchInsertRequestType = 5
-    /// A batch update. Not implemented here (see ``batchInsertRequestType``).
+    /// A batch update (`NSBatchUpdateRequest`).
     case batchUpdateRequestType = 6
-    /// A batch delete. Not implemented here (see ``batchInsertRequestType``).
+    /// A batch delete (`NSBatchDeleteRequest`).
     case batchDeleteRequestType = 7
 }
 

@@ -63,7 +63,7 @@ extension SQLiteStoreBackend {
         storedMetadata = metadata as NSDictionary
     }
 
-    private func checkWritable() throws {
+    func checkWritable() throws {
         if isReadOnly {
             throw CoreDataError.store(NSPersistentStoreSaveError, "The store at \(url.path) was opened read-only.", url: url)
         }
@@ -85,7 +85,7 @@ extension SQLiteStoreBackend {
         }
     }
 
-    private func plan(for entity: NSEntityDescription) throws -> EntityPlan {
+    func plan(for entity: NSEntityDescription) throws -> EntityPlan {
         guard let plan = plans[entity.runtime.entityID], plan.entity === entity else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "The entity \(entity.name ?? "?") is not in the store at \(url.path).")
         }
@@ -213,7 +213,7 @@ extension SQLiteStoreBackend {
     // MARK: Binding values
 
     /// Binds a slot of `row` (and, for a to-one, its `Z<n>_` entity column) from `index` on.
-    private func bind(
+    func bind(
         _ field: Field, of row: StoreRow, to statement: SQLiteStatement, at index: inout Int32,
         on connection: SQLiteConnection
     ) throws {

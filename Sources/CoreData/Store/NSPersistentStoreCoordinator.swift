@@ -216,6 +216,14 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
         faultBatches.removeAll(store: id)
     }
 
+    /// Drops a store's cached rows of some inheritance roots (a batch request changed them
+    /// in the store, behind the cache).
+    func forgetRows(of store: NSPersistentStore, roots: Set<ObjectIdentifier>) {
+        guard !roots.isEmpty else { return }
+        let id = ObjectIdentifier(store)
+        rowCache = rowCache.filter { $0.key.store != id || !roots.contains($0.key.root) }
+    }
+
     /// The store at `url`, if one was added from there.
     open func persistentStore(for url: URL) -> NSPersistentStore? {
         stateLock.lock()
