@@ -41,6 +41,7 @@ LAYERS = {
     "Object": "NSManagedObject, @Managed, value transformers",
     "Undo": "UndoManager",
     "Context": "NSManagedObjectContext: object sources, change tracking, saving, merging",
+    "History": "persistent history: transactions, changes, tokens and the requests that read and delete them",
     "CustomStore": "NSIncrementalStore, NSAtomicStore: store classes written by apps, and the adapters that make them StoreBackends",
     "Container": "NSPersistentContainer and NSPersistentStoreDescription",
     "SPI": "throwing twins for the C API (Sources/CoreDataC)",

@@ -179,6 +179,7 @@ extension NSManagedObjectContext {
         if let asynchronous = request as? any AsynchronousFetchStarting {
             return asynchronous.start(in: self)
         }
+        if let executable = request as? any ContextExecutableRequest { return try executable.execute(in: self) }
         throw CoreDataError.make(NSCoreDataError, "Unsupported request \(type(of: request)) for execute(_:).")
     }
 }

@@ -33,6 +33,9 @@ final class SQLiteStoreBackend: StoreBackend {
     var metadata: [String: Any] = [:]
     let url: URL
     let isReadOnly: Bool
+    /// `NSPersistentHistoryTrackingKey`: each save records a history transaction
+    /// (SQLiteStoreBackend+History.swift).
+    let tracksHistory: Bool
     /// How long a statement waits for another connection's lock
     /// (`NSPersistentStoreTimeoutOption`, seconds).
     let busyTimeout: TimeInterval
@@ -116,6 +119,8 @@ final class SQLiteStoreBackend: StoreBackend {
     init(url: URL, options: [AnyHashable: Any]) {
         self.url = url
         self.isReadOnly = (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
+        self.tracksHistory = (options[NSPersistentHistoryTrackingKey] as? NSNumber)?.boolValue
+            ?? (options[NSPersistentHistoryTrackingKey] as? Bool) ?? false
         self.busyTimeout = Self.busyTimeout(options)
         var pragmas: [String: String] = [:]
         for (key, value) in (options[NSSQLitePragmasOption] as? [String: Any]) ?? [:] {
