@@ -10,6 +10,20 @@ extension SQLiteStoreBackend: HistoryKeeping {
         return try statement.step()
     }
 
+    /// A store that holds history but is opened without `NSPersistentHistoryTrackingKey`
+    /// opens read-only, as on Apple (whose console says it forced the store read-only):
+    /// saves there would leave gaps in the history. A store whose history was deleted
+    /// (empty `ATRANSACTION`) opens as asked.
+    func forceReadOnlyIfHistoryIsUntracked() throws {
+        guard !tracksHistory, !isReadOnly, let connection, try hasHistoryTables(connection) else { return }
+        let any = try connection.cached("SELECT 1 FROM ATRANSACTION LIMIT 1")
+        defer { any.reset() }
+        if try any.step() {
+            isReadOnly = true
+            forcedReadOnlyByHistory = true
+        }
+    }
+
     /// Creates the history tables and their `Z_PRIMARYKEY` rows when missing, with one
     /// tombstone column for each preserved attribute the widest entity has.
     func createHistoryTablesIfNeeded(_ connection: SQLiteConnection) throws {

@@ -32,7 +32,11 @@ final class SQLiteStoreBackend: StoreBackend {
     let storeType = NSSQLiteStoreType
     var metadata: [String: Any] = [:]
     let url: URL
-    let isReadOnly: Bool
+    /// `NSReadOnlyPersistentStoreOption`, or forced on when the store holds history but was
+    /// opened without tracking it (``forcedReadOnlyByHistory``).
+    var isReadOnly: Bool
+    /// Set when ``isReadOnly`` was forced on by untracked history (SQLiteStoreBackend+History.swift).
+    var forcedReadOnlyByHistory = false
     /// `NSPersistentHistoryTrackingKey`: each save records a history transaction
     /// (SQLiteStoreBackend+History.swift).
     let tracksHistory: Bool
@@ -202,6 +206,7 @@ final class SQLiteStoreBackend: StoreBackend {
         self.connection = opened
         self.schema = schema
         buildPlans()
+        try forceReadOnlyIfHistoryIsUntracked()
     }
 
     /// A store at `/dev/null`: a new SQLite database in memory, private to this store (two

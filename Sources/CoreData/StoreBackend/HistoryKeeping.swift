@@ -5,6 +5,9 @@ import Foundation
 protocol HistoryKeeping: AnyObject {
     /// Whether the store was opened with `NSPersistentHistoryTrackingKey`.
     var tracksHistory: Bool { get }
+    /// Whether the store holds history yet was opened without tracking it, and so was
+    /// opened read-only (Apple's rule: history may not get gaps).
+    var forcedReadOnlyByHistory: Bool { get }
     /// The transactions in `range`, oldest first, with their changes when `withChanges`.
     func historyTransactions(in range: HistoryRange, withChanges: Bool) throws -> [HistoryRecord]
     /// Deletes the transactions in `range` and their changes; returns how many went.
