@@ -16,6 +16,9 @@ import Foundation
 /// - ``updatedProperties``
 /// - ``tombstone``
 /// - ``transaction``
+/// - ``entityDescription``
+/// - ``entityDescription(with:)``
+/// - ``fetchRequest``
 open class NSPersistentHistoryChange: NSObject, NSCopying, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
 
@@ -41,6 +44,28 @@ open class NSPersistentHistoryChange: NSObject, NSCopying, @unchecked Sendable {
         updatedProperties = record.updatedProperties
         self.transaction = transaction
         super.init()
+    }
+
+    // MARK: - Fetch requests
+
+    /// The entity that describes changes to a fetch request (keys `changeID`, `changeType`,
+    /// `changedEntity`, `changedObjectID`, and `transaction`'s keys through it).
+    open class var entityDescription: NSEntityDescription? { HistoryEntities.change }
+
+    /// ``entityDescription``; the context plays no part.
+    open class func entityDescription(with context: NSManagedObjectContext) -> NSEntityDescription? {
+        entityDescription
+    }
+
+    /// A new fetch request on ``entityDescription``, for a history request's `fetchRequest`:
+    ///
+    /// ```swift
+    /// let changes = NSPersistentHistoryChange.fetchRequest!
+    /// changes.predicate = NSPredicate(format: "changeType == %d", NSPersistentHistoryChangeType.delete.rawValue)
+    /// request.fetchRequest = changes
+    /// ```
+    open class var fetchRequest: NSFetchRequest<NSFetchRequestResult>? {
+        entityDescription.map(HistoryEntities.fetchRequest(for:))
     }
 
     /// The change itself: changes are immutable.

@@ -27,11 +27,15 @@ extension NSPersistentHistoryChangeRequest: ContextExecutableRequest {
             var transactions: [NSPersistentHistoryTransaction] = []
             for (store, keeper) in historyStores {
                 guard let range = try range(after: bound, in: store, keeper) else { continue }
-                let withChanges = resultType != .transactionsOnly && resultType != .count && resultType != .statusOnly
+                let withChanges = fetchRequest != nil
+                    || (resultType != .transactionsOnly && resultType != .count && resultType != .statusOnly)
                 for record in try keeper.historyTransactions(in: range, withChanges: withChanges) {
                     transactions.append(Self.transaction(record, store: store, model: coordinator.managedObjectModel,
                                                          withChanges: withChanges))
                 }
+            }
+            if let fetchRequest {
+                return NSPersistentHistoryResult(result: try narrowed(transactions, by: fetchRequest), resultType: resultType)
             }
             return NSPersistentHistoryResult(result: result(of: transactions), resultType: resultType)
         case .delete(let bound):
@@ -51,6 +55,51 @@ extension NSPersistentHistoryChangeRequest: ContextExecutableRequest {
     /// The code Apple's Core Data reports when a token names none of the request's stores
     /// (it has no public constant).
     static let storeNotInTokenError = 134501
+
+    /// The result when a ``fetchRequest`` narrows the history: its predicate picks
+    /// transactions or changes (by its entity), its sort descriptors, offset and limit order
+    /// and cut them.
+    private func narrowed(_ transactions: [NSPersistentHistoryTransaction],
+                          by request: NSFetchRequest<NSFetchRequestResult>) throws -> Any {
+        func keep<T>(_ items: [T]) throws -> [T] {
+            var kept = items
+            if let predicate = request.predicate {
+                do {
+                    kept = try kept.filter { try predicate.evaluateOrThrow(with: $0) }
+                } catch {
+                    throw CoreDataError.make(NSPersistentStoreOperationError,
+                        "The history fetch request's predicate \(predicate) cannot be evaluated: \(error).")
+                }
+            }
+            if let descriptors = request.sortDescriptors { kept = NSSortDescriptor.sort(kept, by: descriptors) }
+            kept = Array(kept.dropFirst(request.fetchOffset))
+            if request.fetchLimit > 0 { kept = Array(kept.prefix(request.fetchLimit)) }
+            return kept
+        }
+        let onChanges = request.entity === HistoryEntities.change || request.entityName == HistoryEntities.change.name
+        guard onChanges else {
+            let kept = try keep(transactions)
+            return resultType == .transactionsOnly || resultType == .transactionsAndChanges
+                ? kept.map { $0.keepingChanges(resultType == .transactionsAndChanges ? $0.changeRecords : nil) }
+                : result(of: kept)
+        }
+        let changes = try keep(transactions.flatMap { $0.changes ?? [] })
+        switch resultType {
+        case .changesOnly: return changes
+        case .count: return changes.count
+        case .statusOnly: return true
+        case .objectIDs:
+            var seen = Set<NSManagedObjectID>()
+            return changes.map(\.changedObjectID).filter { seen.insert($0).inserted }
+        case .transactionsOnly, .transactionsAndChanges:
+            let keptIDs = Set(changes.map(\.changeID))
+            return transactions.compactMap { transaction -> NSPersistentHistoryTransaction? in
+                let records = (transaction.changeRecords ?? []).filter { keptIDs.contains($0.id) }
+                guard !records.isEmpty else { return nil }
+                return transaction.keepingChanges(resultType == .transactionsAndChanges ? records : nil)
+            }
+        }
+    }
 
     /// What the result holds for `transactions`, by ``resultType``.
     private func result(of transactions: [NSPersistentHistoryTransaction]) -> Any {

@@ -20,6 +20,7 @@ import Foundation
 /// - ``fetchHistory(after:)-(NSPersistentHistoryToken?)``
 /// - ``fetchHistory(after:)-(Date)``
 /// - ``fetchHistory(after:)-(NSPersistentHistoryTransaction?)``
+/// - ``fetchHistory(withFetch:)``
 /// ### Deleting
 /// - ``deleteHistory(before:)-(NSPersistentHistoryToken?)``
 /// - ``deleteHistory(before:)-(Date)``
@@ -27,6 +28,7 @@ import Foundation
 /// ### Options
 /// - ``resultType``
 /// - ``token``
+/// - ``fetchRequest``
 open class NSPersistentHistoryChangeRequest: NSPersistentStoreRequest, @unchecked Sendable {
     // @unchecked Sendable: configured on one thread, then only read.
 
@@ -46,6 +48,13 @@ open class NSPersistentHistoryChangeRequest: NSPersistentStoreRequest, @unchecke
 
     /// What the result holds; `.transactionsAndChanges` unless set.
     open var resultType: NSPersistentHistoryResultType = .transactionsAndChanges
+
+    /// Narrows a fetch: a request on ``NSPersistentHistoryTransaction/entityDescription``
+    /// keeps the transactions its predicate accepts; one on
+    /// ``NSPersistentHistoryChange/entityDescription`` keeps the changes it accepts (and the
+    /// transactions that still have changes). Sort descriptors order the transactions (or,
+    /// for `.changesOnly`, the changes); `fetchLimit` and `fetchOffset` apply after that.
+    open var fetchRequest: NSFetchRequest<NSFetchRequestResult>?
 
     /// The token the request was made with, if any.
     open var token: NSPersistentHistoryToken? {
@@ -84,6 +93,14 @@ open class NSPersistentHistoryChangeRequest: NSPersistentStoreRequest, @unchecke
         return request
     }
 
+    /// A request for the transactions (or changes) `fetchRequest` selects, from the whole
+    /// history.
+    open class func fetchHistory(withFetch fetchRequest: NSFetchRequest<NSFetchRequestResult>) -> Self {
+        let request = self.init()
+        request.fetchRequest = fetchRequest
+        return request
+    }
+
     // MARK: - Deleting
 
     /// A request that deletes the transactions up to and including `token` (every
@@ -114,6 +131,7 @@ open class NSPersistentHistoryChangeRequest: NSPersistentStoreRequest, @unchecke
         let copy = Self.init()
         copy.operation = operation
         copy.resultType = resultType
+        copy.fetchRequest = fetchRequest
         copy.affectedStores = affectedStores
         return copy
     }

@@ -26,6 +26,10 @@ import Foundation
 /// - ``contextName``
 /// - ``bundleID``
 /// - ``processID``
+/// ### Fetch requests
+/// - ``entityDescription``
+/// - ``entityDescription(with:)``
+/// - ``fetchRequest``
 open class NSPersistentHistoryTransaction: NSObject, NSCopying, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
 
@@ -61,6 +65,46 @@ open class NSPersistentHistoryTransaction: NSObject, NSCopying, @unchecked Senda
         processID = record.processID ?? ""
         contextName = record.contextName
         author = record.author
+        changeRecords = changes
+        super.init()
+    }
+
+    // MARK: - Fetch requests
+
+    /// The entity that describes transactions to a fetch request (keys `author`,
+    /// `bundleID`, `contextName`, `processID`, `storeID`, `timestamp`, `transactionNumber`).
+    open class var entityDescription: NSEntityDescription? { HistoryEntities.transaction }
+
+    /// ``entityDescription``; the context plays no part.
+    open class func entityDescription(with context: NSManagedObjectContext) -> NSEntityDescription? {
+        entityDescription
+    }
+
+    /// A new fetch request on ``entityDescription``, for a history request's `fetchRequest`:
+    ///
+    /// ```swift
+    /// let request = NSPersistentHistoryChangeRequest.fetchHistory(after: token)
+    /// let transactions = NSPersistentHistoryTransaction.fetchRequest!
+    /// transactions.predicate = NSPredicate(format: "author != %@", "app")
+    /// request.fetchRequest = transactions
+    /// ```
+    open class var fetchRequest: NSFetchRequest<NSFetchRequestResult>? {
+        entityDescription.map(HistoryEntities.fetchRequest(for:))
+    }
+
+    /// The same transaction carrying only `changes` (nil: none).
+    func keepingChanges(_ changes: [ResolvedHistoryChange]?) -> NSPersistentHistoryTransaction {
+        NSPersistentHistoryTransaction(copying: self, changes: changes)
+    }
+
+    private init(copying other: NSPersistentHistoryTransaction, changes: [ResolvedHistoryChange]?) {
+        timestamp = other.timestamp
+        transactionNumber = other.transactionNumber
+        storeID = other.storeID
+        bundleID = other.bundleID
+        processID = other.processID
+        contextName = other.contextName
+        author = other.author
         changeRecords = changes
         super.init()
     }
