@@ -24,7 +24,8 @@ import Foundation
 /// - ``parent``
 /// ### Running work on the context's queue
 /// - ``perform(_:)``
-/// - ``performAndWait(_:)``
+/// - ``performAndWait(_:)->_``
+/// - ``performAndWait(_:)->()``
 /// - ``perform(schedule:_:)``
 /// - ``ScheduledTaskType``
 /// ### Objects

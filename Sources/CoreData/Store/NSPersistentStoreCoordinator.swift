@@ -500,18 +500,18 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
     /// recursive: the holding thread may go on using the coordinator; balance each call
     /// with ``unlock()``.
     ///
-    /// Apple deprecates it in favour of ``perform(_:)`` and ``performAndWait(_:)``.
+    /// Apple deprecates it in favour of ``perform(_:)->()`` and ``performAndWait(_:)->()``.
     open func lock() { stateLock.lock() }
 
     /// Releases the lock taken with ``lock()`` or ``tryLock()``.
     ///
-    /// Apple deprecates it in favour of ``perform(_:)`` and ``performAndWait(_:)``.
+    /// Apple deprecates it in favour of ``perform(_:)->()`` and ``performAndWait(_:)->()``.
     open func unlock() { stateLock.unlock() }
 
     /// Takes the coordinator's lock if no other thread holds it; true when it did (balance
     /// it with ``unlock()``), false at once otherwise.
     ///
-    /// Apple deprecates it in favour of ``perform(_:)`` and ``performAndWait(_:)``.
+    /// Apple deprecates it in favour of ``perform(_:)->()`` and ``performAndWait(_:)->()``.
     open func tryLock() -> Bool { stateLock.try() }
 
     // MARK: - Object IDs

@@ -2047,6 +2047,121 @@ private final class _Sub762: NSMergePolicy, @unchecked Sendable {}
 @MainActor private func _check772() {
     let _: (NSMergePolicy) -> ([NSConstraintConflict]) throws -> Void = NSMergePolicy.resolve(constraintConflicts:)
 }
+private final class _Sub773: NSFetchedResultsController<NSManagedObject> {}
+@MainActor private func _check773() {
+    let _: Any.Type = NSFetchedResultsController<NSManagedObject>.self
+        let _: NSObject.Type = NSFetchedResultsController<NSManagedObject>.self
+}
+private final class _Sub773_774: NSFetchedResultsController<NSManagedObject> {}
+@MainActor private func _check774() {
+    let _: (NSFetchRequest<NSManagedObject>, NSManagedObjectContext, String?, String?) -> NSFetchedResultsController<NSManagedObject> = NSFetchedResultsController<NSManagedObject>.init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)
+        let _: (NSFetchRequest<NSManagedObject>, NSManagedObjectContext, String?, String?) -> _Sub773_774 = _Sub773_774.init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)
+}
+@MainActor private func _check775() {
+    let _: (NSFetchedResultsController<NSManagedObject>) -> () throws -> Void = NSFetchedResultsController<NSManagedObject>.performFetch
+}
+@MainActor private func _check776() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, NSFetchRequest<NSManagedObject>> = \NSFetchedResultsController<NSManagedObject>.fetchRequest
+}
+@MainActor private func _check777() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, NSManagedObjectContext> = \NSFetchedResultsController<NSManagedObject>.managedObjectContext
+}
+@MainActor private func _check778() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, String?> = \NSFetchedResultsController<NSManagedObject>.sectionNameKeyPath
+}
+@MainActor private func _check779() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, String?> = \NSFetchedResultsController<NSManagedObject>.cacheName
+}
+@MainActor private func _check780() {
+    let _: ReferenceWritableKeyPath<NSFetchedResultsController<NSManagedObject>, (any NSFetchedResultsControllerDelegate)?> = \NSFetchedResultsController<NSManagedObject>.delegate
+}
+@MainActor private func _check781() {
+    let _: (String?) -> Void = NSFetchedResultsController<NSManagedObject>.deleteCache(withName:)
+}
+@MainActor private func _check782() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, [NSManagedObject]?> = \NSFetchedResultsController<NSManagedObject>.fetchedObjects
+}
+@MainActor private func _check783() {
+    let _: (NSFetchedResultsController<NSManagedObject>) -> (IndexPath) -> NSManagedObject = NSFetchedResultsController<NSManagedObject>.object(at:)
+}
+@MainActor private func _check784() {
+    let _: (NSFetchedResultsController<NSManagedObject>) -> (NSManagedObject) -> IndexPath? = NSFetchedResultsController<NSManagedObject>.indexPath(forObject:)
+}
+@MainActor private func _check785() {
+    let _: (NSFetchedResultsController<NSManagedObject>) -> (String) -> String? = NSFetchedResultsController<NSManagedObject>.sectionIndexTitle(forSectionName:)
+}
+@MainActor private func _check786() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, [String]> = \NSFetchedResultsController<NSManagedObject>.sectionIndexTitles
+}
+@MainActor private func _check787() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, [any NSFetchedResultsSectionInfo]?> = \NSFetchedResultsController<NSManagedObject>.sections
+}
+@MainActor private func _check788() {
+    let _: (NSFetchedResultsController<NSManagedObject>) -> (String, Int) -> Int = NSFetchedResultsController<NSManagedObject>.section(forSectionIndexTitle:at:)
+}
+@MainActor private func _check789() {
+    let _: Any.Type = (any NSFetchedResultsSectionInfo).self
+}
+@MainActor private func _check790() {
+    let _: (any NSFetchedResultsSectionInfo) -> String = { $0.name }
+}
+@MainActor private func _check791() {
+    let _: (any NSFetchedResultsSectionInfo) -> String? = { $0.indexTitle }
+}
+@MainActor private func _check792() {
+    let _: (any NSFetchedResultsSectionInfo) -> Int = { $0.numberOfObjects }
+}
+@MainActor private func _check793() {
+    let _: (any NSFetchedResultsSectionInfo) -> [Any]? = { $0.objects }
+}
+@MainActor private func _check794() {
+    let _: Any.Type = NSFetchedResultsChangeType.self
+        let _: UInt.Type = NSFetchedResultsChangeType.RawValue.self
+}
+@MainActor private func _check795() {
+    func _c795g<X: Sendable>(_: X.Type) {}
+        _c795g(NSFetchedResultsChangeType.self)
+}
+@MainActor private func _check796() {
+    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.insert
+    #expect(NSFetchedResultsChangeType.insert.rawValue == 1)
+}
+@MainActor private func _check797() {
+    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.delete
+    #expect(NSFetchedResultsChangeType.delete.rawValue == 2)
+}
+@MainActor private func _check798() {
+    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.move
+    #expect(NSFetchedResultsChangeType.move.rawValue == 3)
+}
+@MainActor private func _check799() {
+    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.update
+    #expect(NSFetchedResultsChangeType.update.rawValue == 4)
+}
+@MainActor private func _check800() {
+    let _: Any.Type = (any NSFetchedResultsControllerDelegate).self
+}
+@MainActor private func _check801() {
+    func _c801f(_ x: any NSFetchedResultsControllerDelegate) { let _: any NSObjectProtocol = x }
+}
+@MainActor private func _check803() {
+    func _c803f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, CollectionDifference<NSManagedObjectID>) -> Void = x.controller(_:didChangeContentWith:) }
+}
+@MainActor private func _check804() {
+    func _c804f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, Any, IndexPath?, NSFetchedResultsChangeType, IndexPath?) -> Void = x.controller(_:didChange:at:for:newIndexPath:) }
+}
+@MainActor private func _check805() {
+    func _c805f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, any NSFetchedResultsSectionInfo, Int, NSFetchedResultsChangeType) -> Void = x.controller(_:didChange:atSectionIndex:for:) }
+}
+@MainActor private func _check806() {
+    func _c806f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>) -> Void = x.controllerWillChangeContent(_:) }
+}
+@MainActor private func _check807() {
+    func _c807f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>) -> Void = x.controllerDidChangeContent(_:) }
+}
+@MainActor private func _check808() {
+    func _c808f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, String) -> String? = x.controller(_:sectionIndexTitleForSectionName:) }
+}
 private final class _Sub813: NSPersistentStoreDescription, @unchecked Sendable {}
 @MainActor private func _check813() {
     let _: Any.Type = NSPersistentStoreDescription.self
@@ -3130,7 +3245,7 @@ private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
 }
 
 @Suite struct AppleAPISurfaceTests {
-    @Test("958 of Apple's CoreData symbols compile as Apple code uses them")
+    @Test("993 of Apple's CoreData symbols compile as Apple code uses them")
     @MainActor func appleShapedCodeCompiles() {
         // Compiled, not run: 97 checks of deprecated symbols (running them would
         // warn) and 7 that call generic methods with placeholder arguments.
@@ -3210,40 +3325,45 @@ private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
             _check710, _check746, _check747, _check748, _check749, _check750, _check751, _check752,
             _check753, _check754, _check755, _check756, _check757, _check758, _check759, _check760,
             _check761, _check762, _check763, _check764, _check765, _check766, _check767, _check772,
-            _check813, _check814, _check815, _check816, _check817, _check818, _check819, _check820,
-            _check821, _check822, _check823, _check824, _check825, _check826, _check827, _check829,
-            _check830, _check831, _check832, _check833, _check834, _check835, _check836, _check837,
-            _check838, _check839, _check840, _check841, _check842, _check843, _check844, _check845,
-            _check846, _check847, _check848, _check849, _check850, _check851, _check852, _check853,
-            _check854, _check855, _check856, _check857, _check858, _check859, _check860, _check861,
-            _check862, _check863, _check864, _check865, _check866, _check867, _check868, _check869,
-            _check870, _check871, _check872, _check873, _check874, _check875, _check876, _check877,
-            _check878, _check879, _check880, _check881, _check882, _check883, _check884, _check885,
-            _check886, _check971, _check974, _check978, _check979, _check980, _check981, _check982,
-            _check983, _check984, _check985, _check986, _check987, _check989, _check990, _check991,
-            _check992, _check993, _check994, _check995, _check996, _check999, _check1000, _check1001,
-            _check1002, _check1003, _check1004, _check1005, _check1006, _check1007, _check1008, _check1009,
-            _check1010, _check1011, _check1012, _check1013, _check1014, _check1015, _check1016, _check1017,
-            _check1018, _check1019, _check1020, _check1021, _check1022, _check1023, _check1024, _check1025,
-            _check1026, _check1027, _check1028, _check1029, _check1030, _check1031, _check1032, _check1033,
-            _check1034, _check1035, _check1036, _check1037, _check1038, _check1039, _check1040, _check1083,
-            _check1084, _check1085, _check1086, _check1087, _check1088, _check1089, _check1090, _check1091,
-            _check1092, _check1093, _check1094, _check1095, _check1096, _check1097, _check1098, _check1099,
-            _check1100, _check1101, _check1102, _check1103, _check1104, _check1105, _check1106, _check1107,
-            _check1108, _check1109, _check1110, _check1111, _check1112, _check1113, _check1114, _check1115,
-            _check1116, _check1117, _check1118, _check1119, _check1120, _check1121, _check1122, _check1123,
-            _check1124, _check1167, _check1168, _check1169, _check1170, _check1171, _check1172, _check1173,
-            _check1216, _check1221, _check1222, _check1223, _check1224, _check1225, _check1226, _check1227,
-            _check1228, _check1229, _check1230, _check1231, _check1232, _check1233, _check1234, _check1235,
-            _check1236, _check1237, _check1238, _check1239, _check1240, _check1241, _check1242, _check1243,
-            _check1244, _check1245, _check1247, _check1249, _check1250, _check1251, _check1252, _check1253,
-            _check1254, _check1255, _check1256, _check1257, _check1258, _check1259, _check1260, _check1261,
-            _check1262, _check1263, _check1264, _check1265, _check1266, _check1267, _check1268, _check1269,
-            _check1270, _check1271, _check1272, _check1273, _check1274, _check1275, _check1276, _check1277,
-            _check1278, _check1279, _check1280, _check1281, _check1282, _check1283, _check1284, _check1285,
-            _check1288, _check1289, _check1290, _check1291, _check1292, _check1293,
+            _check773, _check774, _check775, _check776, _check777, _check778, _check779, _check780,
+            _check781, _check782, _check783, _check784, _check785, _check786, _check787, _check788,
+            _check789, _check790, _check791, _check792, _check793, _check794, _check795, _check796,
+            _check797, _check798, _check799, _check800, _check801, _check803, _check804, _check805,
+            _check806, _check807, _check808, _check813, _check814, _check815, _check816, _check817,
+            _check818, _check819, _check820, _check821, _check822, _check823, _check824, _check825,
+            _check826, _check827, _check829, _check830, _check831, _check832, _check833, _check834,
+            _check835, _check836, _check837, _check838, _check839, _check840, _check841, _check842,
+            _check843, _check844, _check845, _check846, _check847, _check848, _check849, _check850,
+            _check851, _check852, _check853, _check854, _check855, _check856, _check857, _check858,
+            _check859, _check860, _check861, _check862, _check863, _check864, _check865, _check866,
+            _check867, _check868, _check869, _check870, _check871, _check872, _check873, _check874,
+            _check875, _check876, _check877, _check878, _check879, _check880, _check881, _check882,
+            _check883, _check884, _check885, _check886, _check971, _check974, _check978, _check979,
+            _check980, _check981, _check982, _check983, _check984, _check985, _check986, _check987,
+            _check989, _check990, _check991, _check992, _check993, _check994, _check995, _check996,
+            _check999, _check1000, _check1001, _check1002, _check1003, _check1004, _check1005, _check1006,
+            _check1007, _check1008, _check1009, _check1010, _check1011, _check1012, _check1013, _check1014,
+            _check1015, _check1016, _check1017, _check1018, _check1019, _check1020, _check1021, _check1022,
+            _check1023, _check1024, _check1025, _check1026, _check1027, _check1028, _check1029, _check1030,
+            _check1031, _check1032, _check1033, _check1034, _check1035, _check1036, _check1037, _check1038,
+            _check1039, _check1040, _check1083, _check1084, _check1085, _check1086, _check1087, _check1088,
+            _check1089, _check1090, _check1091, _check1092, _check1093, _check1094, _check1095, _check1096,
+            _check1097, _check1098, _check1099, _check1100, _check1101, _check1102, _check1103, _check1104,
+            _check1105, _check1106, _check1107, _check1108, _check1109, _check1110, _check1111, _check1112,
+            _check1113, _check1114, _check1115, _check1116, _check1117, _check1118, _check1119, _check1120,
+            _check1121, _check1122, _check1123, _check1124, _check1167, _check1168, _check1169, _check1170,
+            _check1171, _check1172, _check1173, _check1216, _check1221, _check1222, _check1223, _check1224,
+            _check1225, _check1226, _check1227, _check1228, _check1229, _check1230, _check1231, _check1232,
+            _check1233, _check1234, _check1235, _check1236, _check1237, _check1238, _check1239, _check1240,
+            _check1241, _check1242, _check1243, _check1244, _check1245, _check1247, _check1249, _check1250,
+            _check1251, _check1252, _check1253, _check1254, _check1255, _check1256, _check1257, _check1258,
+            _check1259, _check1260, _check1261, _check1262, _check1263, _check1264, _check1265, _check1266,
+            _check1267, _check1268, _check1269, _check1270, _check1271, _check1272, _check1273, _check1274,
+            _check1275, _check1276, _check1277, _check1278, _check1279, _check1280, _check1281, _check1282,
+            _check1283, _check1284, _check1285, _check1288, _check1289, _check1290, _check1291, _check1292,
+            _check1293,
         ]
         for check in checks { check() }
-        #expect(checks.count == 854)
+        #expect(checks.count == 889)
     }
 }
