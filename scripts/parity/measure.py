@@ -290,6 +290,8 @@ def make_checks(entry, n, protocols, classes, open_check_names):
             return (Check(f"let _: {ftype} = ({decl.name})", deprecated=deprecated),
                     Check(f"let _: {ftype} = ({decl.name})"))
         if kind != "method":
+            # a class method returning `Self`, referenced through the class, returns that class
+            ftype = re.sub(r"\bSelf\b", o, ftype)
             return (Check(f"let _: {ftype} = {o}.{ref}", deprecated=deprecated),
                     Check(f"_ = {o}.{ref}"))
         if owner in protocols:

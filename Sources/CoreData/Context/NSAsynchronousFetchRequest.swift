@@ -183,6 +183,7 @@ extension NSManagedObjectContext {
             return asynchronous.start(in: self)
         }
         if let result = try executeBatchRequest(request) { return result }
+        if let executable = request as? any ContextExecutableRequest { return try executable.execute(in: self) }
         throw CoreDataError.make(NSCoreDataError, "Unsupported request \(type(of: request)) for execute(_:).")
     }
 }

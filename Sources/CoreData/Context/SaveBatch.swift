@@ -42,10 +42,13 @@ final class SaveBatch {
         return objectID.primaryKey.map { StoreKey(entityID: object.entity.runtime.entityID, pk: $0) }
     }
 
+    /// Who saves, for stores that record persistent history.
+    private var origin: HistoryOrigin { HistoryOrigin(author: context.transactionAuthor, contextName: context.name) }
+
     private func withChanges(_ store: NSPersistentStore, _ body: (inout StoreChanges) -> Void) {
         // Mutate in place: copying the entry out and back made every append copy the
         // store's whole change arrays (quadratic saves).
-        body(&changes[ObjectIdentifier(store), default: (store, StoreChanges())].1)
+        body(&changes[ObjectIdentifier(store), default: (store, StoreChanges(origin: origin))].1)
     }
 
     private func build() throws {

@@ -46,6 +46,7 @@ extension SQLiteStoreBackend {
         try writeFailure {
             try connection.transaction {
                 for lock in changes.locks { try check(lock, on: connection) }
+                try recordHistory(changes, on: connection)
                 for write in changes.inserts { try insert(write, on: connection) }
                 for write in changes.updates { try update(write, on: connection) }
                 for link in changes.linksRemoved { try removeLink(link, on: connection) }

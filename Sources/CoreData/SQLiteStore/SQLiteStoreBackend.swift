@@ -32,7 +32,14 @@ final class SQLiteStoreBackend: StoreBackend {
     let storeType = NSSQLiteStoreType
     var metadata: [String: Any] = [:]
     let url: URL
-    let isReadOnly: Bool
+    /// `NSReadOnlyPersistentStoreOption`, or forced on when the store holds history but was
+    /// opened without tracking it (``forcedReadOnlyByHistory``).
+    var isReadOnly: Bool
+    /// Set when ``isReadOnly`` was forced on by untracked history (SQLiteStoreBackend+History.swift).
+    var forcedReadOnlyByHistory = false
+    /// `NSPersistentHistoryTrackingKey`: each save records a history transaction
+    /// (SQLiteStoreBackend+History.swift).
+    let tracksHistory: Bool
     /// How long a statement waits for another connection's lock
     /// (`NSPersistentStoreTimeoutOption`, seconds).
     let busyTimeout: TimeInterval
@@ -116,6 +123,8 @@ final class SQLiteStoreBackend: StoreBackend {
     init(url: URL, options: [AnyHashable: Any]) {
         self.url = url
         self.isReadOnly = (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
+        self.tracksHistory = (options[NSPersistentHistoryTrackingKey] as? NSNumber)?.boolValue
+            ?? (options[NSPersistentHistoryTrackingKey] as? Bool) ?? false
         self.busyTimeout = Self.busyTimeout(options)
         var pragmas: [String: String] = [:]
         for (key, value) in (options[NSSQLitePragmasOption] as? [String: Any]) ?? [:] {
@@ -197,6 +206,7 @@ final class SQLiteStoreBackend: StoreBackend {
         self.connection = opened
         self.schema = schema
         buildPlans()
+        try forceReadOnlyIfHistoryIsUntracked()
     }
 
     /// A store at `/dev/null`: a new SQLite database in memory, private to this store (two

@@ -115,6 +115,7 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
             store.backend.close()
             throw error
         }
+        if (store.backend as? any HistoryKeeping)?.forcedReadOnlyByHistory == true { store.isReadOnly = true }
         persistentStores.append(store)
         store.didAdd(to: self)
         return store

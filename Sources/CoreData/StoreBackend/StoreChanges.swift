@@ -47,6 +47,8 @@ struct StoreChanges {
     var linksRemoved: [Link] = []
     /// Full order of ordered to-many relationships whose order changed.
     var orderings: [(relationship: NSRelationshipDescription, source: StoreKey, destinations: [StoreKey])] = []
+    /// Who saved, for a store that records persistent history.
+    var origin = HistoryOrigin()
 
     /// Whether a to-many is stored as join-table links from this side: many-to-many
     /// (reported by one canonical side) or a to-many without inverse.
