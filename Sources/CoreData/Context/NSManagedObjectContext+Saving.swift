@@ -68,7 +68,9 @@ extension NSManagedObjectContext {
     /// - Throws: `NSError` in `NSCocoaErrorDomain`: validation codes
     ///   (`NSValidationMissingMandatoryPropertyError`, ... or
     ///   `NSValidationMultipleErrorsError` with `NSDetailedErrorsKey`),
-    ///   `NSManagedObjectMergeError` for optimistic-locking conflicts, store errors.
+    ///   `NSManagedObjectMergeError` for optimistic-locking conflicts and
+    ///   `NSManagedObjectConstraintMergeError` for uniqueness conflicts that the context's
+    ///   ``mergePolicy`` does not resolve (see ``NSMergePolicy``), store errors.
     public func save() throws {
         guard let source, source.coordinator != nil else {
             if hasChanges {
@@ -87,12 +89,10 @@ extension NSManagedObjectContext {
         computeDerivedAttributes()
 
         try validateForSave()
-        // Uniqueness constraints are the store's: checked when a save reaches the stores.
-        if source.writesToStores { try resolveUniquenessConflicts() }
-        processPendingChanges()
-
-        let (inserts, updates, deletes) = changes.changesToSave
-        try source.save(SaveChanges(inserts: inserts, updates: updates, deletes: deletes), from: self)
+        // Uniqueness first, then the write; conflicts go to the merge policy, and the
+        // write is tried again (NSManagedObjectContext+OptimisticLocking.swift).
+        let saved = try writeChanges(through: source)
+        let (inserts, updates, deletes) = (saved.inserts, saved.updates, saved.deletes)
 
         let info: [AnyHashable: Any] = [
             NSInsertedObjectsKey: Set(inserts),

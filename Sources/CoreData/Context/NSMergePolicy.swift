@@ -1,30 +1,97 @@
 import Foundation
 
-/// How a save resolves conflicts between the context's changes and the store.
+/// Settles the conflicts a save finds, as its ``mergeType`` says, or as a subclass decides.
+///
+/// A save that finds conflicts hands them to the context's policy
+/// (``resolve(mergeConflicts:)``) and then tries again; the policy either changes the
+/// objects in conflict so that the next attempt succeeds, or throws, and the save throws
+/// that error. Uniqueness conflicts are checked before each attempt is written;
+/// optimistic-locking conflicts are found by the store as it writes (its `Z_OPT` check),
+/// whoever saved first: another context on the same coordinator, another coordinator, or
+/// another process using the same store file.
+///
+/// ```swift
+/// final class KeepMyNames: NSMergePolicy {
+///     init() { super.init(merge: .mergeByPropertyStoreTrumpMergePolicyType) }
+///     override func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
+///         try super.resolve(optimisticLockingConflicts: list)
+///         for conflict in list { conflict.sourceObject.setValue("mine", forKey: "name") }
+///     }
+/// }
+/// context.mergePolicy = KeepMyNames()
+/// ```
 ///
 /// ## Topics
+/// ### Built-in policies
 /// - ``error``
 /// - ``rollback``
 /// - ``overwrite``
 /// - ``mergeByPropertyStoreTrump``
 /// - ``mergeByPropertyObjectTrump``
+/// ### Making a policy
+/// - ``init(merge:)``
+/// - ``mergeType``
+/// ### Resolving
+/// - ``resolve(mergeConflicts:)``
+/// - ``resolve(optimisticLockingConflicts:)``
+/// - ``resolve(constraintConflicts:)``
 open class NSMergePolicy: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable.
 
-    /// The kinds of policy (Apple's raw values).
-    public enum MergePolicyType: UInt, Sendable {
-        case errorMergePolicyType = 0
-        case mergeByPropertyStoreTrumpMergePolicyType = 1
-        case mergeByPropertyObjectTrumpMergePolicyType = 2
-        case overwriteMergePolicyType = 3
-        case rollbackMergePolicyType = 4
+    private let type: NSMergePolicyType
+
+    /// The kind of built-in resolution this policy performs (a subclass passes it to
+    /// ``init(merge:)``).
+    open var mergeType: NSMergePolicyType { type }
+
+    /// A policy of the given kind. A subclass calls it from its own initializers.
+    public init(merge ty: NSMergePolicyType) {
+        self.type = ty
+        super.init()
     }
 
-    public let mergeType: MergePolicyType
+    // MARK: - Resolving
 
-    public init(merge type: MergePolicyType) {
-        self.mergeType = type
-        super.init()
+    /// Resolves the conflicts a save found: the ``NSMergeConflict``s (optimistic locking)
+    /// through ``resolve(optimisticLockingConflicts:)``, then the ``NSConstraintConflict``s
+    /// through ``resolve(constraintConflicts:)``; each is called only when the list holds
+    /// conflicts of its kind. The save calls this method, then writes again.
+    ///
+    /// - Throws: What the two methods throw; the save then fails with that error.
+    open func resolve(mergeConflicts list: [Any]) throws {
+        let locking = list.compactMap { $0 as? NSMergeConflict }
+        let constraints = list.compactMap { $0 as? NSConstraintConflict }
+        if !locking.isEmpty { try resolve(optimisticLockingConflicts: locking) }
+        if !constraints.isEmpty { try resolve(constraintConflicts: constraints) }
+    }
+
+    /// Resolves optimistic-locking conflicts: objects the context changed or deleted whose
+    /// rows were saved by someone else since the context read them. ``mergeType`` decides:
+    ///
+    /// - `errorMergePolicyType` throws `NSManagedObjectMergeError` with the conflicts under
+    ///   `NSPersistentStoreSaveConflictsErrorKey` (`"conflictList"`).
+    /// - `mergeByPropertyStoreTrumpMergePolicyType`: each attribute and to-one relationship
+    ///   changed in the store takes the store's value; the object's other changes stay.
+    /// - `mergeByPropertyObjectTrumpMergePolicyType`: each attribute and to-one relationship
+    ///   the object changed keeps the object's value; the others take the store's.
+    /// - `overwriteMergePolicyType`: every attribute and to-one relationship keeps the
+    ///   object's value, so the whole object is written over the store's row.
+    /// - `rollbackMergePolicyType`: the object's changes (or its deletion) are discarded;
+    ///   it takes the store's values and is not written.
+    ///
+    /// Under the merging policies (store trump, object trump, overwrite) to-many
+    /// relationships merge member by member: the members the object added or removed are
+    /// added or removed, and the members others added or removed in the store stay so.
+    /// An object deleted in the context stays deleted (the delete rules also run for the
+    /// objects the store now relates to it); an object whose row is gone from the store
+    /// leaves the context as deleted under every policy but `error`. The object's
+    /// snapshot then is the store's latest version, so the save's next attempt writes over
+    /// that version (`Z_OPT` goes one past it).
+    ///
+    /// - Note: Apple parity: Apple does not document its per-property rules for to-many
+    ///   relationships or for rows deleted in the store; the rules above are ours.
+    open func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
+        try resolveOptimisticLockingConflicts(list)
     }
 
     /// Resolves uniqueness conflicts found by a save: `error` throws
@@ -35,38 +102,28 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
         try resolveConstraintConflicts(list)
     }
 
+    // MARK: - The built-in policies
+
+    /// Saves fail on conflicts (`NSManagedObjectMergeError`, or
+    /// `NSManagedObjectConstraintMergeError`); the default policy of every context.
     public static let error = NSMergePolicy(merge: .errorMergePolicyType)
+    /// The context's changes to objects in conflict are discarded in favour of the store.
     public static let rollback = NSMergePolicy(merge: .rollbackMergePolicyType)
+    /// The context's objects in conflict are written whole over the store's rows.
     public static let overwrite = NSMergePolicy(merge: .overwriteMergePolicyType)
+    /// Per property, with the store's changes winning over the context's.
     public static let mergeByPropertyStoreTrump = NSMergePolicy(merge: .mergeByPropertyStoreTrumpMergePolicyType)
+    /// Per property, with the context's changes winning over the store's.
     public static let mergeByPropertyObjectTrump = NSMergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)
 }
 
-public let NSErrorMergePolicy: NSMergePolicy = NSMergePolicy.error
-public let NSRollbackMergePolicy: NSMergePolicy = NSMergePolicy.rollback
-public let NSOverwriteMergePolicy: NSMergePolicy = NSMergePolicy.overwrite
-public let NSMergeByPropertyStoreTrumpMergePolicy: NSMergePolicy = NSMergePolicy.mergeByPropertyStoreTrump
-public let NSMergeByPropertyObjectTrumpMergePolicy: NSMergePolicy = NSMergePolicy.mergeByPropertyObjectTrump
-
-/// One optimistic-locking conflict found by a save: the object changed in the store
-/// since this context read it.
-open class NSMergeConflict: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: immutable after creation.
-    public let sourceObject: NSManagedObject
-    public let objectSnapshot: [String: Any]?
-    public let cachedSnapshot: [String: Any]?
-    public let persistedSnapshot: [String: Any]?
-    public let newVersionNumber: Int
-    public let oldVersionNumber: Int
-
-    public init(source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
-                cachedSnapshot cachesnap: [String: Any]?, persistedSnapshot persnap: [String: Any]?) {
-        sourceObject = srcObject
-        objectSnapshot = srcObject.isFault ? nil : srcObject.changedValues()
-        cachedSnapshot = cachesnap
-        persistedSnapshot = persnap
-        newVersionNumber = newvers
-        oldVersionNumber = oldvers
-        super.init()
-    }
-}
+/// The error policy, ``NSMergePolicy/error``: what a context uses unless told otherwise.
+public var NSErrorMergePolicy: Any { NSMergePolicy.error }
+/// The rollback policy, ``NSMergePolicy/rollback``.
+public var NSRollbackMergePolicy: Any { NSMergePolicy.rollback }
+/// The overwrite policy, ``NSMergePolicy/overwrite``.
+public var NSOverwriteMergePolicy: Any { NSMergePolicy.overwrite }
+/// The store-trump per-property policy, ``NSMergePolicy/mergeByPropertyStoreTrump``.
+public var NSMergeByPropertyStoreTrumpMergePolicy: Any { NSMergePolicy.mergeByPropertyStoreTrump }
+/// The object-trump per-property policy, ``NSMergePolicy/mergeByPropertyObjectTrump``.
+public var NSMergeByPropertyObjectTrumpMergePolicy: Any { NSMergePolicy.mergeByPropertyObjectTrump }

@@ -123,17 +123,18 @@ final class AtomicStoreBackend: CustomStoreBackend, StoreBackend {
     var readsObjectsOnSave: Bool { true }
 
     func save(_ changes: StoreChanges) throws {
-        // Check every optimistic lock first, so that a conflict writes nothing.
+        // Check every optimistic lock first, so that a conflict writes nothing and
+        // reports every row in conflict.
+        var conflicts: [StoreConflict.Row] = []
         for update in changes.updates {
             let key = nodeKey(update.entity, update.pk)
-            guard atomic.nodes[key] != nil else {
-                throw StoreConflict(entity: update.entity, pk: update.pk, storedVersion: nil, expectedVersion: update.expectedVersion)
-            }
-            let current = versions[key] ?? 1
-            guard current == update.expectedVersion else {
-                throw StoreConflict(entity: update.entity, pk: update.pk, storedVersion: current, expectedVersion: update.expectedVersion)
+            let current: Int64? = atomic.nodes[key] == nil ? nil : versions[key] ?? 1
+            if current != update.expectedVersion {
+                conflicts.append(.init(entity: update.entity, pk: update.pk, storedVersion: current,
+                                       expectedVersion: update.expectedVersion))
             }
         }
+        if !conflicts.isEmpty { throw StoreConflict(rows: conflicts) }
         let savedNodes = atomic.nodes
         let savedVersions = versions
         do {
