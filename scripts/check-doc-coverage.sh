@@ -16,10 +16,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Folders whose public symbols are not all documented yet. Issue 10's refactoring is moving
-# Object/, Context/ and Store/ (into Store/ and SQLiteStore/) and SQLite/ at the same time;
-# their doc comments are written after the move. Remove a folder from this list once it is done.
-allow=(Object Context Store SQLite SQLiteStore)
+# Folders whose public symbols need not all be documented yet. Empty: since issue 10 every
+# folder is fully documented, so CI fails on any public symbol without a doc comment. A
+# folder may be listed only while a refactoring moves its files, and comes off the list in
+# the same branch.
+allow=()
 
 echo "== public symbols without a doc comment"
 log=$(mktemp)

@@ -21,6 +21,18 @@ open class NSConstraintConflict: NSObject, @unchecked Sendable {
     /// The committed values of each conflicting object (empty for inserted ones).
     public let conflictingSnapshots: [[AnyHashable: Any]]
 
+    /// Creates a conflict record (saves create them; a custom merge policy or a test may
+    /// too). ``constraintValues`` are read from the first conflicting object.
+    ///
+    /// - Parameters:
+    ///   - contraint: The names of the constraint's properties (Apple's spelling of the
+    ///     parameter).
+    ///   - databaseObject: The object of the store row that already holds the values, or nil
+    ///     when the conflicting objects only clash with each other.
+    ///   - databaseSnapshot: That row's values by property name, or nil.
+    ///   - conflictingObjects: The objects being saved that share the values.
+    ///   - conflictingSnapshots: One dictionary of committed values per conflicting object;
+    ///     elements that are not dictionaries become empty ones.
     public init(constraint contraint: [String], databaseObject: NSManagedObject?,
                 databaseSnapshot: [AnyHashable: Any]?, conflictingObjects: [NSManagedObject],
                 conflictingSnapshots: [Any]) {

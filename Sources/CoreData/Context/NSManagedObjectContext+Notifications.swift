@@ -3,8 +3,50 @@ import Foundation
 // MARK: - Notification names and userInfo keys (Apple's strings)
 
 extension NSNotification.Name {
+    /// Posted by a context when a change event ends, with the objects the event touched;
+    /// the notification's `object` is the context.
+    ///
+    /// ``NSManagedObjectContext/processPendingChanges()`` (which ``NSManagedObjectContext/save()``
+    /// calls) posts it with ``NSInsertedObjectsKey``, ``NSUpdatedObjectsKey`` and
+    /// ``NSDeletedObjectsKey``, each present only when its set is not empty;
+    /// ``NSManagedObjectContext/mergeChanges(fromContextDidSave:)`` posts it with
+    /// ``NSRefreshedObjectsKey`` and ``NSInvalidatedObjectsKey``. Every value is a
+    /// `Set<NSManagedObject>` of the posting context's objects: read them on its queue.
+    /// Nothing is posted for an event without changes.
+    ///
+    /// ```swift
+    /// let observer = NotificationCenter.default.addObserver(
+    ///     forName: .NSManagedObjectContextObjectsDidChange, object: context, queue: nil
+    /// ) { note in
+    ///     let inserted = note.userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject> ?? []
+    ///     print("\(inserted.count) new objects")
+    /// }
+    /// ```
+    ///
+    /// - Note: Apple parity: Apple also ends an event at the end of each run-loop turn; here
+    ///   events end only when ``NSManagedObjectContext/processPendingChanges()`` runs (see
+    ///   there).
     public static let NSManagedObjectContextObjectsDidChange = NSNotification.Name("NSManagedObjectContextObjectsDidChangeNotification")
+    /// Posted by a context at the start of a ``NSManagedObjectContext/save()`` that has
+    /// changes to write, before any object's `willSave()` runs; no userInfo. The
+    /// notification's `object` is the context. A save with nothing to write posts nothing.
     public static let NSManagedObjectContextWillSave = NSNotification.Name("NSManagedObjectContextWillSaveNotification")
+    /// Posted by a context after a successful ``NSManagedObjectContext/save()`` (a child's
+    /// save too, once its changes reached the parent). The userInfo always holds
+    /// ``NSInsertedObjectsKey``, ``NSUpdatedObjectsKey`` and ``NSDeletedObjectsKey``, each a
+    /// `Set<NSManagedObject>` (possibly empty); the notification's `object` is the context.
+    ///
+    /// Hand it to another context's ``NSManagedObjectContext/mergeChanges(fromContextDidSave:)``
+    /// on that context's queue to bring the save in, or set
+    /// ``NSManagedObjectContext/automaticallyMergesChangesFromParent``.
+    ///
+    /// ```swift
+    /// let observer = NotificationCenter.default.addObserver(
+    ///     forName: .NSManagedObjectContextDidSave, object: backgroundContext, queue: nil
+    /// ) { note in
+    ///     otherContext.performAndWait { otherContext.mergeChanges(fromContextDidSave: note) }
+    /// }
+    /// ```
     public static let NSManagedObjectContextDidSave = NSNotification.Name("NSManagedObjectContextDidSaveNotification")
     /// Apple's notification, posted after a save, whose userInfo carries the object IDs of the
     /// inserted, updated and deleted objects (``NSInsertedObjectIDsKey`` and its siblings).
@@ -20,11 +62,29 @@ extension NSNotification.Name {
     public static let NSManagedObjectContextDidMergeChangesObjectIDs = NSNotification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
 }
 
+/// In the userInfo of a context's change and save notifications: the inserted objects, as a
+/// `Set<NSManagedObject>`.
 public let NSInsertedObjectsKey = "inserted"
+/// In the userInfo of a context's change and save notifications: the updated objects, as a
+/// `Set<NSManagedObject>`.
 public let NSUpdatedObjectsKey = "updated"
+/// In the userInfo of a context's change and save notifications: the deleted objects, as a
+/// `Set<NSManagedObject>`.
 public let NSDeletedObjectsKey = "deleted"
+/// In the userInfo of `NSManagedObjectContextObjectsDidChange`: the objects a merge
+/// (``NSManagedObjectContext/mergeChanges(fromContextDidSave:)``) reloaded with another
+/// context's saved values, as a `Set<NSManagedObject>`. Refreshing an object yourself
+/// (`refresh(_:mergeChanges:)`) posts no notification.
 public let NSRefreshedObjectsKey = "refreshed"
+/// In the userInfo of `NSManagedObjectContextObjectsDidChange`: the objects a merge took out
+/// of the context because another context's save deleted them, as a `Set<NSManagedObject>`.
+/// They are unregistered faults afterwards; drop your references to them.
 public let NSInvalidatedObjectsKey = "invalidated"
+/// In the userInfo of a context's change notification: present when every object of the
+/// context was invalidated at once.
+///
+/// - Note: Apple parity: declared so that code reading it compiles; no notification here
+///   carries it (``NSManagedObjectContext/reset()`` posts nothing).
 public let NSInvalidatedAllObjectsKey = "invalidatedAll"
 
 /// In the userInfo of the object-ID notifications: the IDs of the inserted objects.
@@ -43,8 +103,14 @@ public let NSInvalidatedObjectIDsKey = "invalidated_objectIDs"
 public let NSManagedObjectContextQueryGenerationKey = "managedObjectContextQueryGeneration"
 
 extension NSManagedObjectContext {
+    /// The Swift spelling of ``Foundation/NSNotification/Name/NSManagedObjectContextObjectsDidChange``:
+    /// posted when a change event of the context ends.
     public static let didChangeObjectsNotification = NSNotification.Name.NSManagedObjectContextObjectsDidChange
+    /// The Swift spelling of ``Foundation/NSNotification/Name/NSManagedObjectContextWillSave``:
+    /// posted when a save with changes begins.
     public static let willSaveObjectsNotification = NSNotification.Name.NSManagedObjectContextWillSave
+    /// The Swift spelling of ``Foundation/NSNotification/Name/NSManagedObjectContextDidSave``:
+    /// posted after a successful save, with the saved objects.
     public static let didSaveObjectsNotification = NSNotification.Name.NSManagedObjectContextDidSave
     /// The Swift spelling of ``Foundation/NSNotification/Name/NSManagedObjectContextDidSaveObjectIDs``.
     public static let didSaveObjectIDsNotification = NSNotification.Name.NSManagedObjectContextDidSaveObjectIDs

@@ -8,8 +8,9 @@ extension NSManagedObjectContext {
     /// `changedValuesForCurrentEvent()` reports.
     ///
     /// - Note: Apple parity: Apple calls this at the end of each run-loop event. Linux
-    ///   programs rarely run one, so `save()` and `fetch(_:)` call it, and code that
-    ///   observes ObjectsDidChange calls it directly.
+    ///   programs rarely run one, so `save()`, `undo()`, `redo()` and `refreshAllObjects()`
+    ///   call it, and code that observes ObjectsDidChange (or fetches right after deleting
+    ///   objects with cascading relationships) calls it directly; `fetch(_:)` does not.
     public func processPendingChanges() {
         propagateDeletes()
         let (inserted, updated, deleted) = changes.endEvent(in: self)

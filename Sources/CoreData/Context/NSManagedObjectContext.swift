@@ -16,13 +16,39 @@ import Foundation
 /// ## Topics
 /// ### Creating
 /// - ``init(concurrencyType:)``
+/// - ``ConcurrencyType``
+/// - ``concurrencyType``
+/// - ``name``
+/// - ``transactionAuthor``
 /// - ``persistentStoreCoordinator``
 /// - ``parent``
+/// ### Running work on the context's queue
+/// - ``perform(_:)``
+/// - ``performAndWait(_:)``
+/// - ``perform(schedule:_:)``
+/// - ``ScheduledTaskType``
 /// ### Objects
 /// - ``insert(_:)``
 /// - ``delete(_:)``
 /// - ``object(with:)``
 /// - ``existingObject(with:)``
+/// - ``registeredObject(for:)``
+/// - ``registeredObjects``
+/// - ``insertedObjects``
+/// - ``updatedObjects``
+/// - ``deletedObjects``
+/// ### Fetching
+/// - ``fetch(_:)``
+/// - ``count(for:)``
+/// ### Conflicts and merging
+/// - ``mergePolicy``
+/// - ``mergeChanges(fromContextDidSave:)``
+/// - ``automaticallyMergesChangesFromParent``
+/// ### Notifications
+/// - ``didChangeObjectsNotification``
+/// - ``willSaveObjectsNotification``
+/// - ``didSaveObjectsNotification``
+/// - ``NotificationKey``
 /// ### Changes
 /// - ``hasChanges``
 /// - ``save()``
@@ -33,20 +59,57 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // perform/performAndWait); the queue serialises every access to its state.
 
     /// How a context serialises its work (Apple's raw values).
+    ///
+    /// - Note: Apple parity: Apple declares these cases on the top-level enum
+    ///   `NSManagedObjectContextConcurrencyType`, and its `NSManagedObjectContext.ConcurrencyType`
+    ///   is a struct with `.privateQueue` and `.mainQueue`; here the nested enum carries the
+    ///   cases, so `init(concurrencyType: .privateQueueConcurrencyType)` reads the same.
     public enum ConcurrencyType: UInt, Sendable {
+        /// The context belongs to the thread that uses it and has no queue to serialise
+        /// work: ``NSManagedObjectContext/performAndWait(_:)`` runs its block inline on the
+        /// calling thread. A confined context cannot be a ``NSManagedObjectContext/parent``
+        /// (setting it traps, as Apple raises).
+        ///
+        /// - Note: Apple parity: Apple deprecated this type and raises when a confined
+        ///   context is sent `perform`; here ``NSManagedObjectContext/perform(_:)`` runs the
+        ///   block on a private serial queue of the context.
         case confinementConcurrencyType = 0
+        /// The context owns a private serial queue; reach it only through
+        /// ``NSManagedObjectContext/perform(_:)`` and ``NSManagedObjectContext/performAndWait(_:)``.
+        /// Background work and child editing contexts use this type.
         case privateQueueConcurrencyType = 1
+        /// The context's queue is the main queue (an app's view context). On the main thread
+        /// ``NSManagedObjectContext/performAndWait(_:)`` runs inline.
+        ///
+        /// - Note: Apple parity: `perform` blocks run only while the main queue is drained
+        ///   (`dispatchMain()`, `RunLoop.main.run()`, an `async` main); see
+        ///   ``NSManagedObjectContext/perform(_:)``.
         case mainQueueConcurrencyType = 2
     }
 
-    /// When an async `perform` runs its block.
+    /// When the `async` ``perform(schedule:_:)`` runs its block.
     public enum ScheduledTaskType: Int, Sendable {
+        /// Runs the block at once, inline, when the caller is already on the context's
+        /// queue; otherwise enqueues it like ``enqueued``. The default.
         case immediate = 0
+        /// Always adds the block to the end of the context's queue, after the work already
+        /// waiting there, even when the caller is on that queue.
+        ///
+        /// - Note: Apple parity: Apple ends an enqueued task with
+        ///   ``NSManagedObjectContext/processPendingChanges()``; here the block runs alone
+        ///   (call it yourself, or save, to end the change event).
         case enqueued = 1
     }
 
+    /// How this context serialises its work, as chosen at ``init(concurrencyType:)``.
     public let concurrencyType: ConcurrencyType
+    /// A name for the context, for your own logs and debugging; it appears in the context's
+    /// `description`. Nil by default.
     open var name: String?
+    /// The author name to record with this context's saves in persistent history.
+    ///
+    /// - Note: Apple parity: there is no persistent history tracking here; the value is kept
+    ///   but no save records it.
     open var transactionAuthor: String?
     /// The coordinator the context fetches through and saves to. A child context (one
     /// with a ``parent``) returns its root context's coordinator.
@@ -67,7 +130,16 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var source: ObjectSource?
     /// The parent context, when this one is a child (see ``parent``).
     var parentContext: NSManagedObjectContext? { source?.parentContext }
-    /// How conflicts found at save are resolved; `NSErrorMergePolicy` reports them.
+    /// How conflicts found at save are resolved (see ``NSMergePolicy``): uniqueness
+    /// conflicts, and optimistic-locking conflicts with rows another context, coordinator
+    /// or process saved since this context read them. `NSErrorMergePolicy`, the default,
+    /// makes the save throw.
+    ///
+    /// A value that is not an ``NSMergePolicy`` stops the program when a save needs it,
+    /// with the unrecognized-selector message Apple's exception carries.
+    ///
+    /// - Note: Apple parity: the policy applies only in a context that saves to the store;
+    ///   a child context's save replaces its parent's values.
     open var mergePolicy: Any = NSErrorMergePolicy
     /// How old (in seconds) a cached row may be when a fault fires: negative (the
     /// default) uses cached rows of any age, 0 always reads the store.
@@ -121,6 +193,23 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     // MARK: - Creating
 
+    /// Creates an empty context that serialises its work as `concurrencyType` says.
+    ///
+    /// The new context has neither a coordinator nor a parent: set
+    /// ``persistentStoreCoordinator`` (a root context) or ``parent`` (a child context) before
+    /// using it. `NSPersistentContainer` gives ready-made ones (`viewContext`,
+    /// `newBackgroundContext()`).
+    ///
+    /// ```swift
+    /// let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+    /// context.persistentStoreCoordinator = container.persistentStoreCoordinator
+    /// let count = try context.performAndWait {
+    ///     try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem"))
+    /// }
+    /// ```
+    ///
+    /// - Parameter concurrencyType: `.privateQueueConcurrencyType` for a context with a queue
+    ///   of its own, `.mainQueueConcurrencyType` for one that runs on the main queue.
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
         switch concurrencyType {
@@ -134,6 +223,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         _ = NSManagedObject.runtimeInstalled
     }
 
+    /// Creates a main-queue context (`.mainQueueConcurrencyType`).
+    ///
+    /// - Note: Apple parity: Apple's deprecated `init()` makes a confined context
+    ///   (`.confinementConcurrencyType`); prefer ``init(concurrencyType:)`` on both.
     public convenience override init() {
         self.init(concurrencyType: .mainQueueConcurrencyType)
     }
@@ -157,11 +250,31 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         Array(permanentObjects.values) + Array(temporaryObjects.values)
     }
 
+    /// Every object the context holds: fetched objects, faults it handed out, and objects
+    /// inserted but not saved. ``reset()`` empties it.
+    ///
+    /// - Note: Apple parity: the context keeps all of them alive (see
+    ///   ``retainsRegisteredObjects``); Apple's holds unchanged objects weakly, so they leave
+    ///   the set once nothing else uses them.
     open var registeredObjects: Set<NSManagedObject> { Set(allRegisteredObjects) }
+    /// The objects inserted since the last save, which the next ``save()`` writes as new
+    /// rows. An inserted object that is then deleted leaves this set (and the context) at the
+    /// next ``processPendingChanges()``.
     open var insertedObjects: Set<NSManagedObject> { Set(changes.insertedObjects) }
+    /// The saved objects marked for deletion since the last save, including those that
+    /// delete rules cascaded to (after ``processPendingChanges()``). Deleting an object that
+    /// was never saved does not put it here.
     open var deletedObjects: Set<NSManagedObject> { Set(changes.deletedObjects) }
+    /// The saved objects whose properties were changed since the last save (neither inserted
+    /// nor deleted): what the next ``save()`` writes as updates.
     open var updatedObjects: Set<NSManagedObject> { Set(changes.updatedObjects) }
 
+    /// Whether the context has unsaved inserts, updates or deletes, that is whether
+    /// ``save()`` has anything to write (or, in a child context, to hand to its parent).
+    ///
+    /// ```swift
+    /// if context.hasChanges { try context.save() }
+    /// ```
     open var hasChanges: Bool { changes.hasChanges }
 
     func registryKey(_ objectID: NSManagedObjectID) -> RegistryKey? {

@@ -44,9 +44,18 @@ open class NSMergeConflict: NSObject, @unchecked Sendable {
     /// The version the context read and expected to write over.
     public let oldVersionNumber: Int
 
-    /// A conflict on `srcObject`. ``objectSnapshot`` is filled from the object's committed
-    /// values when `persnap` is nil (a conflict with the coordinator's cache, or a row gone
-    /// from the store), as Apple's initializer does.
+    /// Creates a conflict record for an object (saves create them; a custom merge policy,
+    /// a custom store or a test may too). ``objectSnapshot`` is filled from the object's
+    /// committed values when `persnap` is nil (a conflict with the coordinator's cache, or a
+    /// row gone from the store), as Apple's initializer does.
+    ///
+    /// - Parameters:
+    ///   - srcObject: The object whose save met the conflict.
+    ///   - newvers: The row's version found (the coordinator's or the file's), 0 if the row
+    ///     was deleted.
+    ///   - oldvers: The version the context read and expected.
+    ///   - cachesnap: The coordinator's cached values, if known.
+    ///   - persnap: The store file's current values, if known.
     public init(source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
                 cachedSnapshot cachesnap: [String: Any]?, persistedSnapshot persnap: [String: Any]?) {
         sourceObject = srcObject

@@ -21,6 +21,17 @@ import Foundation
 /// context.mergePolicy = KeepMyNames()
 /// ```
 ///
+/// Set a policy on the context that saves to the store (a root context); the default,
+/// ``error``, makes the save throw instead of resolving anything.
+///
+/// ```swift
+/// context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+/// try context.save()   // duplicates of a uniqueness constraint merge into one object
+/// ```
+///
+/// - Note: Apple parity: a child context's policy is never consulted: its save replaces
+///   the parent's values.
+///
 /// ## Topics
 /// ### Built-in policies
 /// - ``error``
@@ -44,7 +55,21 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     /// ``init(merge:)``).
     open var mergeType: NSMergePolicyType { type }
 
-    /// A policy of the given kind. A subclass calls it from its own initializers.
+    /// Creates a policy of one of the built-in kinds. Subclass `NSMergePolicy` and override
+    /// ``resolve(optimisticLockingConflicts:)`` or ``resolve(constraintConflicts:)`` to
+    /// decide yourself, calling `super` for the kind's own resolution.
+    ///
+    /// ```swift
+    /// final class LoggingMergePolicy: NSMergePolicy, @unchecked Sendable {
+    ///     override func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
+    ///         print("resolving \(list.count) conflicts")
+    ///         try super.resolve(constraintConflicts: list)
+    ///     }
+    /// }
+    /// context.mergePolicy = LoggingMergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)
+    /// ```
+    ///
+    /// - Parameter ty: The built-in resolution the policy applies.
     public init(merge ty: NSMergePolicyType) {
         self.type = ty
         super.init()
@@ -117,7 +142,13 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     public static let mergeByPropertyObjectTrump = NSMergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)
 }
 
-/// The error policy, ``NSMergePolicy/error``: what a context uses unless told otherwise.
+/// ``NSMergePolicy/error``, under its Objective-C name: conflicts make the save throw. The
+/// default ``NSManagedObjectContext/mergePolicy``.
+///
+/// Typed `Any`, as Apple declares the five global policies; assign it to `mergePolicy`, or
+/// cast it (`NSErrorMergePolicy as! NSMergePolicy`) to reach the policy's methods.
+///
+/// - Note: Apple parity: Apple's five globals are settable; here they are read-only.
 public var NSErrorMergePolicy: Any { NSMergePolicy.error }
 /// The rollback policy, ``NSMergePolicy/rollback``.
 public var NSRollbackMergePolicy: Any { NSMergePolicy.rollback }
@@ -126,4 +157,8 @@ public var NSOverwriteMergePolicy: Any { NSMergePolicy.overwrite }
 /// The store-trump per-property policy, ``NSMergePolicy/mergeByPropertyStoreTrump``.
 public var NSMergeByPropertyStoreTrumpMergePolicy: Any { NSMergePolicy.mergeByPropertyStoreTrump }
 /// The object-trump per-property policy, ``NSMergePolicy/mergeByPropertyObjectTrump``.
+///
+/// ```swift
+/// container.viewContext.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+/// ```
 public var NSMergeByPropertyObjectTrumpMergePolicy: Any { NSMergePolicy.mergeByPropertyObjectTrump }

@@ -30,10 +30,26 @@ public struct Managed<Value> {
     /// Set only while the property's name is being looked up (see `managedKey`).
     var token: Int { info?.token ?? 0 }
 
+    /// Declares a managed property, stored under `key` in the entity, or under the
+    /// property's own name when `key` is nil.
+    ///
+    /// ```swift
+    /// @Managed(key: "title") var name: String?
+    /// ```
+    ///
+    /// - Parameter key: The attribute's or relationship's name in the model, when it
+    ///   differs from the Swift property's name.
     public init(key: String? = nil) {
         self.info = key.map { ManagedStorageInfo(key: $0, token: 0) }
     }
 
+    /// Lets a declaration carry an initial value (`@Managed var quantity: Int64 = 1`); the
+    /// value is ignored. A new object starts with the model's default values (set
+    /// `defaultValue` on the attribute, or assign in `awakeFromInsert()`), and a fetched one
+    /// with the stored values.
+    ///
+    /// - Note: Apple parity: Apple's `@NSManaged` properties cannot have an initial value;
+    ///   here one compiles, and does nothing.
     public init(wrappedValue: Value, key: String? = nil) {
         self.init(key: key)
     }

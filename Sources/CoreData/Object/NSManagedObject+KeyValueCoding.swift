@@ -58,18 +58,41 @@ extension NSManagedObject {
         }
     }
 
+    /// Sets the property named by the last key of a dotted key path on the object the rest
+    /// of the path leads to, through to-one relationships (`"list.name"` renames this
+    /// object's list). Each step reads with `value(forKey:)`, the last writes with
+    /// `setValue(_:forKey:)`.
+    ///
+    /// When a step before the last is nil (or not an object), nothing is set. An unknown key traps, as
+    /// `setValue(_:forKey:)` does.
+    ///
+    /// - Note: Apple parity: a path through a to-many relationship sets nothing here;
+    ///   Apple's key-value coding sets the value on every member of the set.
     public func setValue(_ value: Any?, forKeyPath keyPath: String) {
         guard let dot = keyPath.lastIndex(of: ".") else { return setValue(value, forKey: keyPath) }
         let owner = self.value(forKeyPath: String(keyPath[..<dot])) as? NSManagedObject
         owner?.setValue(value, forKey: String(keyPath[keyPath.index(after: dot)...]))
     }
 
+    /// The values of several properties at once, by key, read with `value(forKey:)`; a nil
+    /// value appears as `NSNull`. Fires the fault; an unknown key traps.
+    ///
+    /// ```swift
+    /// let values = item.dictionaryWithValues(forKeys: ["name", "quantity"])
+    /// ```
     public func dictionaryWithValues(forKeys keys: [String]) -> [String: Any] {
         var result: [String: Any] = [:]
         for key in keys { result[key] = value(forKey: key) ?? NSNull() }
         return result
     }
 
+    /// Sets several properties at once with `setValue(_:forKey:)` (change tracking and
+    /// inverse upkeep included); an `NSNull` value sets nil. The keys are applied in no
+    /// particular order; an unknown key traps.
+    ///
+    /// ```swift
+    /// item.setValuesForKeys(["name": "Milk", "quantity": 2])
+    /// ```
     public func setValuesForKeys(_ keyedValues: [String: Any]) {
         for (key, value) in keyedValues { setValue(value is NSNull ? nil : value, forKey: key) }
     }
@@ -79,6 +102,12 @@ extension NSManagedObject {
         coreDataMisuse("[<\(type(of: self))> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
     }
 
+    /// Called by the setters for a key that names no property of the entity: traps with the
+    /// wording of Apple's `NSUnknownKeyException`. The C API checks keys with a throwing
+    /// twin instead.
+    ///
+    /// - Note: Apple parity: not overridable here (Apple's can be overridden to accept
+    ///   extra keys).
     public func setValue(_ value: Any?, forUndefinedKey key: String) {
         coreDataMisuse("[<\(type(of: self))> setValue:forUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".")
     }

@@ -26,6 +26,29 @@ import Foundation
 /// - ``isUpdated``
 /// - ``isDeleted``
 /// - ``hasChanges``
+/// ### Reading and writing values
+/// - ``value(forKey:)``
+/// - ``setValue(_:forKey:)``
+/// - ``value(forKeyPath:)``
+/// - ``setValue(_:forKeyPath:)``
+/// - ``dictionaryWithValues(forKeys:)``
+/// - ``setValuesForKeys(_:)``
+/// - ``primitiveValue(forKey:)``
+/// - ``setPrimitiveValue(_:forKey:)``
+/// ### Access and change hooks
+/// - ``willAccessValue(forKey:)``
+/// - ``didAccessValue(forKey:)``
+/// - ``willChangeValue(forKey:)``
+/// - ``didChangeValue(forKey:)``
+/// ### Lifecycle hooks
+/// - ``awakeFromInsert()``
+/// - ``awakeFromFetch()``
+/// - ``awake(fromSnapshotEvents:)``
+/// - ``willSave()``
+/// - ``didSave()``
+/// - ``willTurnIntoFault()``
+/// - ``didTurnIntoFault()``
+/// - ``prepareForDeletion()``
 open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// The entity that describes the object.
     public let entity: NSEntityDescription
@@ -134,12 +157,21 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     // MARK: - State
 
+    /// Whether the object was inserted into its context and not saved yet: true from
+    /// `insert(_:)` (or `init(entity:insertInto:)` with a context) until the save that writes
+    /// it, a rollback, or an undo of the insertion.
     open var isInserted: Bool { isInsertedFlag && context != nil }
+    /// Whether the object is marked for deletion in its context: true from `delete(_:)` (or a
+    /// cascading delete rule) until the save that removes its row, a rollback, or an undo.
+    /// A fault whose row turned out to be gone also reports itself deleted (see
+    /// ``NSManagedObjectContext/shouldDeleteInaccessibleFaults``).
     open var isDeleted: Bool { isDeletedFlag && context != nil }
     /// Whether the object has unsaved changes to its properties.
     open var isUpdated: Bool {
         context != nil && !isInsertedFlag && !isDeletedFlag && storage.hasDirty
     }
+    /// Whether the object has anything for the next save to write: it is inserted, deleted
+    /// or updated.
     open var hasChanges: Bool { isInserted || isDeleted || isUpdated }
 
     // MARK: - Access and change notifications (override points)
@@ -150,12 +182,35 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         fireFaultIfNeeded()
     }
 
+    /// Called after a value was read through `value(forKey:)` or a ``Managed`` property;
+    /// pairs with ``willAccessValue(forKey:)``. The default does nothing.
+    ///
+    /// - Parameter key: The property read, or nil when the access is not about one key.
     open func didAccessValue(forKey key: String?) {}
 
+    /// Called before a property changes through `setValue(_:forKey:)`, a ``Managed``
+    /// property or a to-many proxy; the default fires the fault so the change applies to
+    /// loaded values. Overrides call `super`. Subclasses that write primitive values
+    /// themselves wrap them in `willChangeValue`/``didChangeValue(forKey:)``.
+    ///
+    /// ```swift
+    /// func rename(to newName: String) {
+    ///     willChangeValue(forKey: "name")
+    ///     setPrimitiveValue(newName, forKey: "name")
+    ///     didChangeValue(forKey: "name")
+    /// }
+    /// ```
+    ///
+    /// - Note: Apple parity: Apple's also drive key-value observing; Linux has no KVO, so
+    ///   here they are override points only. Changes made by undo, rollback, refresh,
+    ///   merging or inverse-relationship upkeep (on the related objects) do not call them.
     open func willChangeValue(forKey key: String) {
         fireFaultIfNeeded()
     }
 
+    /// Called after a property changed through `setValue(_:forKey:)`, a ``Managed``
+    /// property or a to-many proxy; pairs with ``willChangeValue(forKey:)``. The default
+    /// does nothing.
     open func didChangeValue(forKey key: String) {}
 
     // MARK: - Validation (override points)
@@ -213,7 +268,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     open func willSave() {}
     /// Called after the object was saved.
     open func didSave() {}
+    /// Called before the object's values are dropped to make it a fault again, while they
+    /// can still be read: by `refresh(_:mergeChanges:)` (and `refreshAllObjects()`) when it
+    /// faults the object, and by `rollback()` for a changed object with no saved snapshot.
+    ///
+    /// `reset()`, a merged deletion and the context going away discard values without
+    /// calling it.
     open func willTurnIntoFault() {}
+    /// Called after the object became a fault (see ``willTurnIntoFault()``): release
+    /// anything derived from its values here.
     open func didTurnIntoFault() {}
     /// Called when the object is about to be deleted (before delete rules run).
     open func prepareForDeletion() {}
@@ -242,10 +305,22 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 public struct NSSnapshotEventType: OptionSet, Sendable {
     public let rawValue: UInt
     public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// Undo took back the object's insertion: it has left its context.
     public static let undoInsertion = NSSnapshotEventType(rawValue: 1 << 1)
+    /// Undo took back the object's deletion: it is in its context again, not deleted.
     public static let undoDeletion = NSSnapshotEventType(rawValue: 1 << 2)
+    /// Undo (or redo) put back an earlier value of one of the object's properties.
     public static let undoUpdate = NSSnapshotEventType(rawValue: 1 << 3)
+    /// `rollback()` reloaded the object's saved values, discarding its changes.
     public static let rollback = NSSnapshotEventType(rawValue: 1 << 4)
+    /// A refresh reloaded the object's values.
+    ///
+    /// - Note: Apple parity: declared with Apple's value, but never delivered here:
+    ///   refreshing calls no `awake(fromSnapshotEvents:)`.
     public static let refresh = NSSnapshotEventType(rawValue: 1 << 5)
+    /// A merge policy changed the object while resolving a save's conflicts.
+    ///
+    /// - Note: Apple parity: declared with Apple's value, but never delivered here: the
+    ///   merge policies change objects without calling `awake(fromSnapshotEvents:)`.
     public static let mergePolicy = NSSnapshotEventType(rawValue: 1 << 6)
 }

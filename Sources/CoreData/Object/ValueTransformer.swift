@@ -4,24 +4,77 @@ import Foundation
 public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// A name, written without the `rawValue:` label: `NSValueTransformerName("ColorTransformer")`.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// `"NSSecureUnarchiveFromData"`: registered from the start with an
+    /// ``NSSecureUnarchiveFromDataTransformer``, the transformer that models name for
+    /// transformable attributes of Foundation types.
     public static let secureUnarchiveFromDataTransformerName = NSValueTransformerName("NSSecureUnarchiveFromData")
+    /// `"NSKeyedUnarchiveFromData"`: registered from the start, so that older models naming
+    /// it load and read their values.
+    ///
+    /// - Note: Apple parity: Apple's transformer under this name unarchives any `NSCoding`
+    ///   class; here it is an ``NSSecureUnarchiveFromDataTransformer``, which unarchives only
+    ///   its ``NSSecureUnarchiveFromDataTransformer/allowedTopLevelClasses``.
     public static let keyedUnarchiveFromDataTransformerName = NSValueTransformerName("NSKeyedUnarchiveFromData")
 }
 
 /// Converts values of transformable attributes to the bytes a store keeps, and back.
 ///
+/// A transformable attribute names its transformer (`valueTransformerName`); saving calls
+/// ``transformedValue(_:)``, which must return `Data`, and reading calls
+/// ``reverseTransformedValue(_:)`` on the stored bytes.
+///
+/// ```swift
+/// final class TagListTransformer: ValueTransformer, @unchecked Sendable {
+///     override class func transformedValueClass() -> AnyClass { NSData.self }
+///     override func transformedValue(_ value: Any?) -> Any? {
+///         (value as? [String]).map { Data($0.joined(separator: ",").utf8) }
+///     }
+///     override func reverseTransformedValue(_ value: Any?) -> Any? {
+///         (value as? Data).map { String(decoding: $0, as: UTF8.self).split(separator: ",").map(String.init) }
+///     }
+/// }
+/// ValueTransformer.setValueTransformer(TagListTransformer(), forName: NSValueTransformerName("TagListTransformer"))
+/// ```
+///
 /// - Note: Apple parity: Foundation on Linux has no `ValueTransformer`; this is ours,
 ///   with Apple's names. Register custom transformers with
 ///   `ValueTransformer.setValueTransformer(_:forName:)` before loading stores.
+///
+/// ## Topics
+/// ### Registering transformers
+/// - ``setValueTransformer(_:forName:)``
+/// - ``valueTransformer(forName:)``
+/// - ``init(forName:)``
+/// - ``valueTransformerNames()``
+/// ### Transforming values
+/// - ``transformedValue(_:)``
+/// - ``reverseTransformedValue(_:)``
+/// - ``transformedValueClass()``
+/// - ``allowsReverseTransformation()``
 open class ValueTransformer: NSObject, @unchecked Sendable {
     // @unchecked Sendable: subclasses are expected to be stateless, as on Apple platforms.
     private static let registry = TransformerRegistry()
 
+    /// Registers `transformer` under `name` for the whole process (thread-safe), replacing
+    /// any transformer registered under it; nil removes the registration.
+    ///
+    /// Attributes look their transformer up by name each time a value is saved or read, so
+    /// register it before the first of those (at start-up, before loading stores). An
+    /// attribute whose name is not registered keeps `Data` values as they are and fails to
+    /// save any other value.
     open class func setValueTransformer(_ transformer: ValueTransformer?, forName name: NSValueTransformerName) {
         registry.set(transformer, for: name)
     }
 
+    /// A transformer that forwards to the one registered under `name`, or nil when none is.
+    ///
+    /// - Note: Apple parity: Apple returns the registered instance itself. A Swift
+    ///   initializer cannot, so this is a plain `ValueTransformer` that calls the registered
+    ///   one: casting it to your subclass fails, its class methods are the base class's, and
+    ///   where the registered transformer returns nil it returns the input unchanged. Use
+    ///   ``valueTransformer(forName:)`` to get the instance.
     public convenience init?(forName name: NSValueTransformerName) {
         guard let found = Self.registry.transformer(for: name) else { return nil }
         self.init(forwardingTo: found)
@@ -33,6 +86,9 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
         registry.transformer(for: name)
     }
 
+    /// The names registered now, in no particular order: the two built-in ones
+    /// (``NSValueTransformerName/secureUnarchiveFromDataTransformerName`` and
+    /// ``NSValueTransformerName/keyedUnarchiveFromDataTransformerName``) and your own.
     open class func valueTransformerNames() -> [NSValueTransformerName] { registry.names() }
 
     private var target: ValueTransformer?
@@ -42,13 +98,36 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// The class of the values ``transformedValue(_:)`` returns; the default is `NSObject`.
+    /// Override it to describe your transformer (`NSData.self` for one that stores data);
+    /// Core Data here does not consult it.
     open class func transformedValueClass() -> AnyClass { NSObject.self }
+    /// Whether ``reverseTransformedValue(_:)`` is supported; the default is true.
+    ///
+    /// - Note: Apple parity: Core Data here does not consult it, and the base
+    ///   ``reverseTransformedValue(_:)`` does not check it (Apple's raises when it is false).
     open class func allowsReverseTransformation() -> Bool { true }
 
+    /// Turns a value into its other representation. For a transformable attribute this
+    /// is the value being saved, and the result must be `Data` (otherwise the save throws
+    /// `NSManagedObjectValidationError`). The base class returns `value` unchanged;
+    /// subclasses override it.
+    ///
+    /// - Parameter value: The value to transform, possibly nil.
+    /// - Returns: The transformed value, or nil when `value` cannot be transformed.
     open func transformedValue(_ value: Any?) -> Any? {
         target?.transformedValue(value) ?? value
     }
 
+    /// Turns a transformed value back. For a transformable attribute this receives the
+    /// stored `Data` when the value is read, and returns the value the object shows.
+    /// Override it together with ``transformedValue(_:)``.
+    ///
+    /// - Note: Apple parity: the base class returns `value` unchanged; Apple's calls
+    ///   ``transformedValue(_:)`` (after checking ``allowsReverseTransformation()``).
+    ///
+    /// - Parameter value: The value to transform back, possibly nil.
+    /// - Returns: The original value, or nil when `value` cannot be transformed back.
     open func reverseTransformedValue(_ value: Any?) -> Any? {
         target?.reverseTransformedValue(value) ?? value
     }
@@ -56,17 +135,42 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
 
 /// Archives values with `NSKeyedArchiver` and unarchives them securely: Core Data's
 /// default transformer for transformable attributes.
+///
+/// Subclass it to store your own `NSSecureCoding` classes: override
+/// ``allowedTopLevelClasses`` and register the subclass under the name your model gives.
+///
+/// ```swift
+/// final class ColorTransformer: NSSecureUnarchiveFromDataTransformer, @unchecked Sendable {
+///     override class var allowedTopLevelClasses: [AnyClass] { [MyColor.self] }
+/// }
+/// ValueTransformer.setValueTransformer(ColorTransformer(), forName: NSValueTransformerName("ColorTransformer"))
+/// ```
+///
+/// - Note: Apple parity: the directions are swapped. Apple's ``transformedValue(_:)``
+///   unarchives `Data` and its ``reverseTransformedValue(_:)`` archives (Core Data applies
+///   it backwards to attributes); here ``transformedValue(_:)`` archives and
+///   ``reverseTransformedValue(_:)`` unarchives, the direction of every other transformer.
+///   Attributes behave the same; code that calls these two methods directly gets the
+///   opposite of Apple's result.
 open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Sendable {
+    /// The classes an archive's top-level object may have for ``reverseTransformedValue(_:)``
+    /// to unarchive it: `NSArray`, `NSDictionary`, `NSSet`, `NSString`, `NSNumber`, `NSDate`,
+    /// `NSData`, `NSURL`, `NSUUID` and `NSNull`. Override to add your own classes
+    /// (`transformedValueClass()` is not consulted).
     open class var allowedTopLevelClasses: [AnyClass] {
         [NSArray.self, NSDictionary.self, NSSet.self, NSString.self, NSNumber.self, NSDate.self,
          NSData.self, NSURL.self, NSUUID.self, NSNull.self]
     }
 
+    /// Archives `value` with `NSKeyedArchiver` (secure coding not required on archiving);
+    /// nil for nil or when archiving fails.
     open override func transformedValue(_ value: Any?) -> Any? {
         guard let value else { return nil }
         return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: false)
     }
 
+    /// Unarchives `Data`, accepting only ``allowedTopLevelClasses`` at the top level; nil
+    /// for anything else or when unarchiving fails.
     open override func reverseTransformedValue(_ value: Any?) -> Any? {
         guard let data = value as? Data else { return nil }
         return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: Self.allowedTopLevelClasses, from: data)

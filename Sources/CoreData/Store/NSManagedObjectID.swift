@@ -19,6 +19,10 @@ open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         case temporary(UUID)
     }
 
+    /// The entity the ID was made for: the object's entity, or, for an ID built from a
+    /// reference whose concrete entity was not known, a superentity of it. IDs of one object
+    /// compare equal either way (equality looks at the inheritance root, the store and the
+    /// key).
     public let entity: NSEntityDescription
     /// The store (nil for a temporary ID, or once the store is gone).
     public var persistentStore: NSPersistentStore? { storeReference?.store }
@@ -38,6 +42,18 @@ open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         NSManagedObjectID(entity: entity, store: nil, reference: .temporary(TemporaryIDs.next()))
     }
 
+    /// Whether this is a temporary ID: one an inserted object gets until its first save (or
+    /// `obtainPermanentIDs(for:)`) gives it a store key. A temporary ID names no store row:
+    /// it is valid only in the process and the contexts that know the object, and the object
+    /// gets a different, permanent ID when it is saved, so keep the object (or ask for its
+    /// ID again after the save) rather than a temporary ID.
+    ///
+    /// ```swift
+    /// let item = NSEntityDescription.insertNewObject(forEntityName: "ShoppingItem", into: context)
+    /// item.objectID.isTemporaryID   // true
+    /// try context.save()
+    /// item.objectID.isTemporaryID   // false: a permanent ID with the row's key
+    /// ```
     open var isTemporaryID: Bool {
         if case .temporary = reference { return true }
         return false

@@ -2,7 +2,14 @@ import Foundation
 
 /// How an entity mapping turns source objects into destination objects.
 public enum NSEntityMappingType: UInt, Sendable {
+    /// No kind chosen.
+    ///
+    /// - Note: Apple parity: inferred mappings never use it here.
     case undefinedEntityMappingType = 0
+    /// Objects are migrated by custom code (an `NSEntityMigrationPolicy`).
+    ///
+    /// - Note: Apple parity: custom entity mappings are not supported; inferred mappings
+    ///   never use it.
     case customEntityMappingType = 1
     /// A destination entity with no source: no objects are migrated into it.
     case addEntityMappingType = 2
@@ -39,12 +46,28 @@ open class NSEntityMapping: NSObject, @unchecked Sendable {
 
     /// `<Source>To<Destination>`, `Add<Destination>` or `Remove<Source>`.
     open var name: String
+    /// How the objects migrate: ``NSEntityMappingType/copyEntityMappingType`` for an entity
+    /// unchanged in name and version hash, ``NSEntityMappingType/transformEntityMappingType``
+    /// for a changed or renamed one, ``NSEntityMappingType/addEntityMappingType`` and
+    /// ``NSEntityMappingType/removeEntityMappingType`` for new and dropped entities.
+    ///
+    /// - Note: Apple parity: this and the other properties describe the inferred mapping;
+    ///   migration always uses the mapping it infers itself, so changing them has no effect.
     open var mappingType: NSEntityMappingType
+    /// The source entity's name; nil for an add mapping.
     open var sourceEntityName: String?
+    /// The destination entity's name; nil for a remove mapping.
     open var destinationEntityName: String?
+    /// The source entity's version hash; nil for an add mapping.
     open var sourceEntityVersionHash: Data?
+    /// The destination entity's version hash; nil for a remove mapping.
     open var destinationEntityVersionHash: Data?
+    /// One mapping per stored attribute of the destination entity, named after it (the
+    /// source attribute it reads stays internal); nil for add and remove mappings.
     open var attributeMappings: [NSPropertyMapping]?
+    /// One mapping per stored relationship of the destination entity, named after it (the
+    /// source relationship it is rebuilt from stays internal); nil for add and remove
+    /// mappings.
     open var relationshipMappings: [NSPropertyMapping]?
 
     /// The entities themselves (the inferred migration works from these).
@@ -83,8 +106,20 @@ open class NSEntityMapping: NSObject, @unchecked Sendable {
 open class NSMappingModel: NSObject, @unchecked Sendable {
     // @unchecked Sendable: built once by inference, not mutated afterwards.
 
+    /// Every entity mapping: an add mapping per new destination entity, a copy or transform
+    /// mapping per entity found in both versions, then a remove mapping per dropped source
+    /// entity.
+    ///
+    /// ```swift
+    /// let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: v1, destinationModel: v2)
+    /// for entityMapping in mapping.entityMappings {
+    ///     print(entityMapping.name, entityMapping.mappingType)
+    /// }
+    /// ```
     open var entityMappings: [NSEntityMapping]
 
+    /// The entity mappings by ``NSEntityMapping/name`` (`<Source>To<Destination>`,
+    /// `Add<Destination>`, `Remove<Source>`), computed from ``entityMappings``.
     open var entityMappingsByName: [String: NSEntityMapping] {
         Dictionary(entityMappings.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
