@@ -4,11 +4,11 @@ import CoreData
 import CoreDataTestSupport
 
 /// A container for the notes model, as an app subclasses one.
-private final class NotesContainer: NSPersistentContainer, @unchecked Sendable {}
+final class NotesContainer: NSPersistentContainer, @unchecked Sendable {}
 
 /// One store file opened by two containers, each with its own coordinator: what two apps
 /// (or two processes) on one file look like to each other.
-private final class SharedNotes {
+final class SharedNotes {
     let folder: TemporaryDirectory
     let url: URL
     let model = ConflictModels.notes()
@@ -29,8 +29,16 @@ private final class SharedNotes {
     }
 
     func container() throws -> NotesContainer {
+        try Self.container(at: url, model: model)
+    }
+
+    /// A container for the notes store at `url`, as each app (or process) opens it: it
+    /// waits up to 30 seconds for another writer's lock.
+    static func container(at url: URL, model: NSManagedObjectModel = ConflictModels.notes()) throws -> NotesContainer {
         let container = NotesContainer(name: "Notes", managedObjectModel: model)
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+        let description = NSPersistentStoreDescription(url: url)
+        description.timeout = 30
+        container.persistentStoreDescriptions = [description]
         var failure: Error?
         container.loadPersistentStores { _, error in failure = error }
         if let failure { throw failure }
