@@ -85,15 +85,18 @@ extension NSManagedObjectContext {
     /// carries the cached values and no persisted snapshot); otherwise the file moved on
     /// under the coordinator (another coordinator or process), and the conflict carries
     /// the row as the file now has it (nil when the row is gone, version 0).
+    ///
+    /// - Throws: the store's error when the row cannot be read: a row that cannot be read
+    ///   must not pass for a deleted one, which the merge policies would delete here too.
     func mergeConflicts(for conflict: StoreConflict, in store: NSPersistentStore,
-                        among objects: [NSManagedObject]) -> [NSMergeConflict] {
+                        among objects: [NSManagedObject]) throws -> [NSMergeConflict] {
         guard let coordinator = persistentStoreCoordinator else { return [] }
         struct Key: Hashable { let root: ObjectIdentifier; let pk: Int64 }
         var owners: [Key: NSManagedObject] = [:]
         for object in objects {
             if let pk = object.objectID.primaryKey { owners[Key(root: ObjectIdentifier(object.entity.runtime.root), pk: pk)] = object }
         }
-        return conflict.rows.compactMap { row -> NSMergeConflict? in
+        return try conflict.rows.compactMap { row -> NSMergeConflict? in
             guard let object = owners[Key(root: ObjectIdentifier(row.entity.runtime.root), pk: row.pk)] else { return nil }
             let expected = Int(row.expectedVersion)
             let cached = coordinator.serving(self) { coordinator.rowCacheEntry(coordinator.cacheKey(store, object.entity, row.pk)) }
@@ -103,7 +106,7 @@ extension NSManagedObjectContext {
             }
             let cachedSnapshot = (cached ?? object.committedRow).map(object.snapshot(of:))
             coordinator.evictRow(for: object.objectID)
-            let persisted = (try? coordinator.serving(self) { try coordinator.row(for: object.objectID) }) ?? nil
+            let persisted = try coordinator.serving(self) { try coordinator.row(for: object.objectID) }
             return NSMergeConflict(source: object, newVersion: Int(persisted?.version ?? 0), oldVersion: expected,
                                    cachedSnapshot: cachedSnapshot, persistedSnapshot: persisted.map(object.snapshot(of:)))
         }
@@ -118,7 +121,7 @@ extension NSManagedObjectContext {
         guard type != .errorMergePolicyType, object.context === self, !object.isInsertedFlag,
               let source else { return }
         let fresh = try source.freshRow(for: object.objectID)
-        withoutUndoRegistration {
+        try withoutUndoRegistration {
             guard let fresh else {
                 // The row is gone: whatever the context did to the object, the store's
                 // deletion stands.
@@ -128,9 +131,9 @@ extension NSManagedObjectContext {
             if type == .rollbackMergePolicyType {
                 discardChanges(of: object)
             } else if object.isDeletedFlag {
-                keepDeletion(of: object, over: fresh)
+                try keepDeletion(of: object, over: fresh)
             } else {
-                merge(object, with: fresh, as: type)
+                try merge(object, with: fresh, as: type)
             }
         }
     }
@@ -157,14 +160,14 @@ extension NSManagedObjectContext {
     /// A deletion that stands over the store's newer row: the save deletes that version,
     /// and the delete rules run for the objects the store now relates to the object (an
     /// object another writer attached to it is nullified or deleted with it).
-    private func keepDeletion(of object: NSManagedObject, over fresh: StoreRow) {
+    private func keepDeletion(of object: NSManagedObject, over fresh: StoreRow) throws {
         object.committedRow = fresh
         for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties {
             guard let inverse = relationship.inverseRelationship,
                   relationship.deleteRule == .nullifyDeleteRule || relationship.deleteRule == .cascadeDeleteRule else { continue }
             let related: [NSManagedObject]
             if relationship.isToMany {
-                related = (try? relatedObjects(relationship, of: object)) ?? []
+                related = try relatedObjects(relationship, of: object)
             } else {
                 related = destination(of: relationship, in: fresh, source: object.objectID).map { [$0] } ?? []
             }
@@ -183,7 +186,7 @@ extension NSManagedObjectContext {
     /// snapshot; each attribute and to-one keeps the object's value or takes the store's,
     /// as `type` says; each changed to-many keeps the object's additions and removals on
     /// top of the store's members.
-    private func merge(_ object: NSManagedObject, with fresh: StoreRow, as type: NSMergePolicyType) {
+    private func merge(_ object: NSManagedObject, with fresh: StoreRow, as type: NSMergePolicyType) throws {
         object.fireFaultIfNeeded()
         let old = object.committedRow
         var kept: [(NSPropertyDescription, Any?)] = []
@@ -233,11 +236,11 @@ extension NSManagedObjectContext {
         }
         for relationship in loadedToMany {
             // Unchanged here: the store's members, as committed.
-            let members = (try? relatedObjects(relationship, of: object)) ?? []
+            let members = try relatedObjects(relationship, of: object)
             object.replaceLoadedMembers(of: relationship, with: members, committed: members)
         }
         for (relationship, added, removed) in toMany {
-            let stored = (try? relatedObjects(relationship, of: object)) ?? []
+            let stored = try relatedObjects(relationship, of: object)
             let removedIDs = Set(removed.map(ObjectIdentifier.init))
             var members = stored.filter { !removedIDs.contains(ObjectIdentifier($0)) }
             let present = Set(members.map(ObjectIdentifier.init))

@@ -148,7 +148,7 @@ final class SaveBatch {
             do {
                 try coordinator.serving(context) { try coordinator.apply(storeChanges, to: store) }
             } catch let conflict as StoreConflict {
-                throw OptimisticLockingFailure(conflicts: context.mergeConflicts(for: conflict, in: store, among: updates + deletes))
+                throw OptimisticLockingFailure(conflicts: try context.mergeConflicts(for: conflict, in: store, among: updates + deletes))
             }
         }
     }

@@ -477,6 +477,23 @@ private final class StubbornPolicy: NSMergePolicy, @unchecked Sendable {
         #expect(owners.first?.first as? Int64 == 0)
     }
 
+    @Test("a row in conflict that cannot be read fails the save with the store's error, not as a deleted row",
+          arguments: ["error", "objectTrump"])
+    func unreadableRowInConflict(policy: String) throws {
+        let shared = try SharedNotes()
+        try shared.seed()
+        let mine = shared.mine!
+        mine.mergePolicy = ConflictModels.policies[policy]!
+        let note = try shared.note(in: mine)
+        // Another program moves the row on and writes an entity number no model has.
+        try RawDatabase(shared.url, readOnly: false).execute("UPDATE ZNOTE SET Z_OPT = 2, Z_ENT = 99")
+        note.setValue("Mine", forKey: "title")
+        let error = try #require(throws: NSError.self) { try mine.save() }
+        #expect(error.domain == NSCocoaErrorDomain && error.code != NSManagedObjectMergeError)
+        #expect(!note.isDeleted && note.managedObjectContext === mine)
+        #expect(note.value(forKey: "title") as? String == "Mine")
+    }
+
     @Test("rollback undoes a deletion whose row changed in the store")
     func rollbackUndoesDeletion() throws {
         let shared = try SharedNotes()
