@@ -8,7 +8,8 @@ import Foundation
 /// queue; the parent applies them with its own objects. Nothing in the child changes
 /// until `commit()`.
 final class ChildSaveBatch {
-    /// One object's changed persistent properties, as values a parent can apply.
+    /// One object's changed properties (transient ones included), as values a parent can
+    /// apply.
     private struct Change {
         let objectID: NSManagedObjectID
         var attributes: [(NSAttributeDescription, Any?)] = []
@@ -28,10 +29,11 @@ final class ChildSaveBatch {
         self.deletes = changes.deletes
     }
 
-    /// The changed properties of an object: every persistent one for an insert.
+    /// The changed properties of an object, every one for an insert. Transient values go
+    /// to the parent too, as on Apple: the parent's object is the same object one level up.
     private func change(of object: NSManagedObject, all: Bool) -> Change {
         var change = Change(objectID: object.objectID)
-        for property in object.entity.runtime.slotProperties where !property.isTransient {
+        for property in object.entity.runtime.slotProperties {
             let slot = property.slot
             guard all || object.storage.isDirty(at: slot) else { continue }
             switch property {

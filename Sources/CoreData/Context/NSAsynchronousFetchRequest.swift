@@ -28,8 +28,8 @@ open class NSAsynchronousFetchRequest<ResultType>: NSPersistentStoreRequest, @un
 
     /// The fetch to run.
     public let fetchRequest: NSFetchRequest<ResultType>
-    /// Called on the context's queue when the fetch finishes, fails or is cancelled.
-    public let completionBlock: ((NSAsynchronousFetchResult<ResultType>) -> Void)?
+    /// The block given to ``init(fetchRequest:completionBlock:)``, with its typed result.
+    private let typedCompletionBlock: ((NSAsynchronousFetchResult<ResultType>) -> Void)?
     /// A hint for the progress' total; 0 means unknown.
     open var estimatedResultCount: Int = 0
 
@@ -37,8 +37,35 @@ open class NSAsynchronousFetchRequest<ResultType>: NSPersistentStoreRequest, @un
     public init(fetchRequest request: NSFetchRequest<ResultType>,
                 completionBlock block: ((NSAsynchronousFetchResult<ResultType>) -> Void)? = nil) {
         fetchRequest = request
-        completionBlock = block
+        typedCompletionBlock = block
         super.init()
+    }
+
+    /// The block called on the context's queue when the fetch finishes, fails or is
+    /// cancelled, in Apple's untyped spelling
+    /// (``NSPersistentStoreAsynchronousFetchResultCompletionBlock``).
+    ///
+    /// Calling it with a result of this request (as `NSAsynchronousFetchResult<any
+    /// NSFetchRequestResult>`) hands the block given to the initializer the same result,
+    /// typed: its objects, error and progress.
+    open var completionBlock: NSPersistentStoreAsynchronousFetchResultCompletionBlock? {
+        guard let block = typedCompletionBlock else { return nil }
+        return { [self] untyped in
+            if let typed = untyped as Any as? NSAsynchronousFetchResult<ResultType> {
+                block(typed)
+            } else {
+                block(NSAsynchronousFetchResult(retyping: untyped, request: self))
+            }
+        }
+    }
+
+    /// A copy running a copy of the same fetch, with the same completion block.
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let request = fetchRequest.copy() as? NSFetchRequest<ResultType> ?? fetchRequest
+        let copy = NSAsynchronousFetchRequest(fetchRequest: request, completionBlock: typedCompletionBlock)
+        copy.estimatedResultCount = estimatedResultCount
+        copy.affectedStores = affectedStores
+        return copy
     }
 
     /// Always ``NSPersistentStoreRequestType/fetchRequestType``.
@@ -49,7 +76,7 @@ open class NSAsynchronousFetchRequest<ResultType>: NSPersistentStoreRequest, @un
         let result = NSAsynchronousFetchResult(request: self, context: context)
         context.perform { [self] in
             result.run()
-            completionBlock?(result)
+            typedCompletionBlock?(result)
         }
         return result
     }
@@ -71,9 +98,9 @@ open class NSPersistentStoreAsynchronousResult: NSPersistentStoreResult, @unchec
     /// a parent that was current when the request was executed) cancels the fetch.
     public let progress: Progress?
 
-    init(context: NSManagedObjectContext) {
+    init(context: NSManagedObjectContext, progress: Progress? = Progress(totalUnitCount: 1)) {
         managedObjectContext = context
-        progress = Progress(totalUnitCount: 1)
+        self.progress = progress
         super.init()
     }
 
@@ -98,6 +125,14 @@ open class NSAsynchronousFetchResult<ResultType>: NSPersistentStoreAsynchronousR
     init(request: NSAsynchronousFetchRequest<ResultType>, context: NSManagedObjectContext) {
         fetchRequest = request
         super.init(context: context)
+    }
+
+    /// The same outcome as `other` (context, progress, objects, error), typed for `request`.
+    init<Other>(retyping other: NSAsynchronousFetchResult<Other>, request: NSAsynchronousFetchRequest<ResultType>) {
+        fetchRequest = request
+        super.init(context: other.managedObjectContext, progress: other.progress)
+        result = other.finalResult?.compactMap { $0 as Any as? ResultType }
+        error = other.operationError
     }
 
     /// The fetched objects; nil until the fetch finished, and when it failed or was

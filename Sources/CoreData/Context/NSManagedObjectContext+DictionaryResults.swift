@@ -10,7 +10,8 @@ extension NSManagedObjectContext {
     ///
     /// Keys are the property names (key paths such as `"list.title"` as written, expression
     /// descriptions by their `name`); nil values are left out; to-one relationships give
-    /// their destination's `NSManagedObjectID`.
+    /// their destination's `NSManagedObjectID`, and so do `"objectID"` and an expression
+    /// description over `NSExpression.expressionForEvaluatedObject()` for the object itself.
     ///
     /// - Note: Apple parity: the matching objects are fetched with one store query and
     ///   grouped, aggregated and filtered in memory (Apple compiles `GROUP BY`/`HAVING` to
@@ -181,7 +182,9 @@ extension NSManagedObjectContext {
                 let value = NSExpression.plain(try KeyValueReader.value(forKeyPath: keyPath, of: object))
                 return (value as? NSManagedObject)?.objectID ?? value
             }
-            return try expression?.value(with: object)
+            // An object (`expressionForEvaluatedObject()`, a to-one path) is given by its ID.
+            let value = try expression?.value(with: object)
+            return (value as? NSManagedObject)?.objectID ?? value
         }
     }
 
@@ -212,6 +215,11 @@ extension NSManagedObjectContext {
             return ResultColumn(name: description.name, keyPath: nil, expression: expression, resultType: description.expressionResultType)
         }
         let name = (item as? String) ?? (item as? NSPropertyDescription)?.name
+        if name == "objectID" {
+            // Each object's ID, as an expression description over the evaluated object gives it.
+            return ResultColumn(name: "objectID", keyPath: nil, expression: NSExpression.expressionForEvaluatedObject(),
+                                resultType: .objectIDAttributeType)
+        }
         guard let name, let first = name.split(separator: ".").first,
               entity.propertiesByName[String(first)] != nil else {
             throw CoreDataError.make(NSCoreDataError,

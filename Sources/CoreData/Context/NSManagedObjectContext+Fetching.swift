@@ -139,7 +139,7 @@ extension NSManagedObjectContext {
 
     /// Makes room in the registry for `count` more objects (before registering a fetch).
     func reserveRegistrations(_ count: Int) {
-        permanentObjects.reserveCapacity(permanentObjects.count + count)
+        permanentObjects.reserveCapacity(count)
     }
 
     /// The registered object for a fetched row (existing objects keep their in-memory

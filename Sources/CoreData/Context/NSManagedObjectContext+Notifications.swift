@@ -10,9 +10,10 @@ extension NSNotification.Name {
     /// calls) posts it with ``NSInsertedObjectsKey``, ``NSUpdatedObjectsKey`` and
     /// ``NSDeletedObjectsKey``, each present only when its set is not empty;
     /// ``NSManagedObjectContext/mergeChanges(fromContextDidSave:)`` posts it with
-    /// ``NSRefreshedObjectsKey`` and ``NSInvalidatedObjectsKey``. Every value is a
-    /// `Set<NSManagedObject>` of the posting context's objects: read them on its queue.
-    /// Nothing is posted for an event without changes.
+    /// ``NSInsertedObjectsKey``, ``NSRefreshedObjectsKey`` and ``NSInvalidatedObjectsKey``;
+    /// ``NSManagedObjectContext/reset()`` posts it with ``NSInvalidatedAllObjectsKey``. Every
+    /// set is a `Set<NSManagedObject>` of the posting context's objects: read them on its
+    /// queue. Nothing is posted for an event without changes.
     ///
     /// ```swift
     /// let observer = NotificationCenter.default.addObserver(
@@ -48,17 +49,14 @@ extension NSNotification.Name {
     /// }
     /// ```
     public static let NSManagedObjectContextDidSave = NSNotification.Name("NSManagedObjectContextDidSaveNotification")
-    /// Apple's notification, posted after a save, whose userInfo carries the object IDs of the
-    /// inserted, updated and deleted objects (``NSInsertedObjectIDsKey`` and its siblings).
-    ///
-    /// - Note: Apple parity: the name exists so that code observing it compiles; this
-    ///   implementation does not post it yet (see PARITY.md).
+    /// Posted by a context right after ``NSManagedObjectContextDidSave``, with the IDs of the
+    /// saved objects under ``NSInsertedObjectIDsKey``, ``NSUpdatedObjectIDsKey`` and
+    /// ``NSDeletedObjectIDsKey``, each a `Set<NSManagedObjectID>`. IDs, unlike objects, may be
+    /// read on any queue, so observers on other queues use this one.
     public static let NSManagedObjectContextDidSaveObjectIDs = NSNotification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
-    /// Apple's notification, posted after a context merges changes, whose userInfo carries the
-    /// object IDs of the merged objects.
-    ///
-    /// - Note: Apple parity: the name exists so that code observing it compiles; this
-    ///   implementation does not post it yet (see PARITY.md).
+    /// Posted by a context after it merged changes (``NSManagedObjectContext/mergeChanges(fromContextDidSave:)``,
+    /// ``NSManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``, automatic merging),
+    /// with the IDs of the merged objects under ``NSInsertedObjectIDsKey`` and its siblings.
     public static let NSManagedObjectContextDidMergeChangesObjectIDs = NSNotification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
 }
 
@@ -83,10 +81,9 @@ public let NSInvalidatedObjectsKey = "invalidated"
 /// In the userInfo of a context's change notification: present when every object of the
 /// context was invalidated at once.
 ///
-/// - Note: Apple parity: declared so that code reading it compiles; no notification here
-///   carries it (``NSManagedObjectContext/reset()`` posts nothing).
+/// ``NSManagedObjectContext/reset()`` posts `NSManagedObjectContextObjectsDidChange` with
+/// this key (value `true`) instead of listing the objects.
 public let NSInvalidatedAllObjectsKey = "invalidatedAll"
-
 /// In the userInfo of the object-ID notifications: the IDs of the inserted objects.
 public let NSInsertedObjectIDsKey = "inserted_objectIDs"
 /// In the userInfo of the object-ID notifications: the IDs of the updated objects.
@@ -119,8 +116,18 @@ extension NSManagedObjectContext {
     public static let didMergeChangesObjectIDsNotification = NSNotification.Name.NSManagedObjectContextDidMergeChangesObjectIDs
 
     /// The keys of a context notification's userInfo, as an enumeration (Apple's Swift spelling
-    /// of ``NSInsertedObjectsKey`` and its siblings): `notification.userInfo?[NotificationKey.insertedObjects.rawValue]`.
-    public enum NotificationKey: String {
+    /// of ``NSInsertedObjectsKey`` and its siblings); each `rawValue` is the key itself.
+    ///
+    /// ```swift
+    /// let key = NSManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue
+    /// let inserted = notification.userInfo?[key] as? Set<NSManagedObjectID> ?? []
+    /// ```
+    public enum NotificationKey: String, Sendable {
+        /// The context a notification comes from.
+        ///
+        /// - Note: Apple parity: Apple does not document this key's string; no notification
+        ///   here carries it (the notification's `object` is the context).
+        case sourceContext = "managedObjectContext"
         /// ``NSManagedObjectContextQueryGenerationKey``.
         case queryGeneration = "managedObjectContextQueryGeneration"
         /// ``NSInvalidatedAllObjectsKey``.

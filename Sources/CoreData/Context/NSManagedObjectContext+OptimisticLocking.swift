@@ -35,11 +35,20 @@ extension NSManagedObjectContext {
         while true {
             // Uniqueness constraints are the store's: checked when a save reaches the stores.
             if source.writesToStores { try resolveUniquenessConflicts() }
+            propagateDeletes()
             processPendingChanges()
             let (inserts, updates, deletes) = changes.changesToSave
-            let batch = SaveChanges(inserts: inserts, updates: updates, deletes: deletes)
+            var batch = SaveChanges(inserts: inserts, updates: updates, deletes: deletes)
+            if !lockedObjects.isEmpty {
+                // Objects marked with detectConflicts(for:) that this save does not write:
+                // their rows must still be at the versions the context read.
+                batch.locked = lockedObjects.values.filter {
+                    $0.context === self && !$0.isInsertedFlag && !$0.isDeletedFlag && !$0.isUpdated
+                }
+            }
             do {
                 try source.save(batch, from: self)
+                lockedObjects.removeAll()
                 return batch
             } catch let failure as OptimisticLockingFailure {
                 round += 1

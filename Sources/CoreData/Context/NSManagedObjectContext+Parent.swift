@@ -34,7 +34,7 @@ extension NSManagedObjectContext {
                 if source?.writesToStores == true {
                     coreDataMisuse("Context already has a coordinator; cannot replace.")
                 }
-                if newValue.concurrencyType == .confinementConcurrencyType {
+                if newValue.concurrencyType.rawValue == 0 { // confinement
                     coreDataMisuse("Parent NSManagedObjectContext must use either NSPrivateQueueConcurrencyType or NSMainQueueConcurrencyType.")
                 }
                 var ancestor: NSManagedObjectContext? = newValue

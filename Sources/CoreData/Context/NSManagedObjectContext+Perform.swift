@@ -10,6 +10,7 @@ extension NSManagedObjectContext {
     ///   `RunLoop.main.run()`, or an `async` main). A command-line program or server that
     ///   does not drain it uses `performAndWait` from the main thread (which runs inline)
     ///   or the `async` `perform`.
+    @preconcurrency
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [self] in
             runAsCurrent(block)
@@ -20,6 +21,28 @@ extension NSManagedObjectContext {
     /// context's own queue (or, for a main-queue context, from the main thread) runs
     /// inline, and so does a call from inside one of its blocks that is waiting for
     /// another context (a parent asked by its child, within the parent's own block).
+    ///
+    /// This is the overload a closure that returns nothing and does not throw picks; one
+    /// that returns a value or throws picks the generic `performAndWait(_:)`.
+    ///
+    /// - Note: Apple parity: the closure is not `@Sendable` (Apple's current SDK marks it
+    ///   `@Sendable` under `@preconcurrency`, which only warns): it runs while the caller
+    ///   waits, as `DispatchQueue.sync` runs its closure.
+    public func performAndWait(_ block: () -> Void) {
+        if isOnOwnQueue || isRunningOnThisThread {
+            return runAsCurrent(block)
+        }
+        queue.sync { runAsCurrent(block) }
+    }
+
+    /// Runs `block` on the context's queue, waits for it and returns its result (or
+    /// rethrows its error). Re-entrant, as the non-generic `performAndWait(_:)`.
+    ///
+    /// ```swift
+    /// let count = try context.performAndWait { try context.count(for: request) }
+    /// ```
+    ///
+    /// - Note: Apple parity: the closure is not `@Sendable` (see the non-generic overload).
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnOwnQueue || isRunningOnThisThread {
             return try runAsCurrent(block)
@@ -61,7 +84,7 @@ extension NSManagedObjectContext {
             // worker threads, so ask the queue, not only the thread.
             return Thread.isMainThread || DispatchQueue.getSpecific(key: queueKey) != nil
         }
-        if concurrencyType == .confinementConcurrencyType { return true }
+        if concurrencyType.rawValue == 0 { return true } // confinement: the caller's thread
         return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
     }
 

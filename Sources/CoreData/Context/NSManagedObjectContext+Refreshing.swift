@@ -42,6 +42,7 @@ extension NSManagedObjectContext {
     /// Also empties the undo manager's stacks, as Apple's does.
     public func rollback() {
         undoManager?.removeAllActions()
+        lockedObjects.removeAll()
         let (inserted, others) = changes.changedObjects
         changes.removeAll()
         for object in inserted {
@@ -68,7 +69,7 @@ extension NSManagedObjectContext {
     /// Forgets every object: registered objects become unusable faults without context.
     public func reset() {
         undoManager?.removeAllActions()
-        noteUnregistered(Array(permanentObjects.values))
+        noteUnregistered(permanentObjects.reportedIDs)
         for object in allRegisteredObjects {
             object.context = nil
             object.isInsertedFlag = false
@@ -78,37 +79,10 @@ extension NSManagedObjectContext {
         }
         permanentObjects.removeAll()
         temporaryObjects.removeAll()
+        assignedStores.removeAll()
+        lockedObjects.removeAll()
         changes.removeAll()
-    }
-
-    /// Brings another context's save into this one: saved updates refresh the
-    /// registered objects (keeping local changes), saved deletes leave this context.
-    public func mergeChanges(fromContextDidSave notification: Notification) {
-        guard let info = notification.userInfo else { return }
-        func ids(_ key: String) -> [NSManagedObjectID] {
-            let objects = (info[key] as? Set<NSManagedObject>).map(Array.init) ?? []
-            let idValues = (info[key] as? Set<NSManagedObjectID>).map(Array.init) ?? []
-            return objects.map(\.objectID) + idValues
-        }
-        var refreshed = Set<NSManagedObject>()
-        var invalidated = Set<NSManagedObject>()
-        for objectID in ids(NSUpdatedObjectsKey) {
-            guard let object = registeredObject(for: objectID) else { continue }
-            refresh(object, mergeChanges: true)
-            refreshed.insert(object)
-        }
-        for objectID in ids(NSDeletedObjectsKey) {
-            guard let object = registeredObject(for: objectID) else { continue }
-            object.isDeletedFlag = false
-            object.isInsertedFlag = false
-            unregister(object)
-            object.storage.turnIntoFault()
-            invalidated.insert(object)
-        }
-        var payload: [AnyHashable: Any] = [:]
-        if !refreshed.isEmpty { payload[NSRefreshedObjectsKey] = refreshed }
-        if !invalidated.isEmpty { payload[NSInvalidatedObjectsKey] = invalidated }
-        if !payload.isEmpty { post(.NSManagedObjectContextObjectsDidChange, payload) }
+        post(.NSManagedObjectContextObjectsDidChange, [NSInvalidatedAllObjectsKey: true])
     }
 }
 

@@ -12,7 +12,7 @@ extension NSManagedObjectContext {
     ///   call it, and code that observes ObjectsDidChange (or fetches right after deleting
     ///   objects with cascading relationships) calls it directly; `fetch(_:)` does not.
     public func processPendingChanges() {
-        propagateDeletes()
+        if propagatesDeletesAtEndOfEvent { propagateDeletes() }
         let (inserted, updated, deleted) = changes.endEvent(in: self)
         undoManager?.endEventGroup()
         guard !inserted.isEmpty || !deleted.isEmpty || !updated.isEmpty else { return }
@@ -79,6 +79,7 @@ extension NSManagedObjectContext {
             }
             return
         }
+        propagateDeletes()
         processPendingChanges()
         guard hasChanges else { return }
 
@@ -86,6 +87,7 @@ extension NSManagedObjectContext {
         let willSave = changes.changesToSave
         for object in willSave.inserts + willSave.updates + willSave.deletes { object.willSave() }
         // willSave may change more values or delete more objects.
+        propagateDeletes()
         processPendingChanges()
         computeDerivedAttributes()
 
@@ -103,6 +105,11 @@ extension NSManagedObjectContext {
         for object in inserts + updates { object.didSave() }
         for object in deletes { object.didSave() }
         post(.NSManagedObjectContextDidSave, info)
+        post(.NSManagedObjectContextDidSaveObjectIDs, [
+            NSInsertedObjectIDsKey: Set(inserts.map(\.objectID)),
+            NSUpdatedObjectIDsKey: Set(updates.map(\.objectID)),
+            NSDeletedObjectIDsKey: Set(deletes.map(\.objectID)),
+        ])
     }
 
     /// Gives inserted objects permanent IDs now (a store key each), without saving. In a
@@ -132,16 +139,23 @@ extension NSManagedObjectContext {
             throw CoreDataError.make(NSPersistentStoreSaveError, "The context has no persistent store coordinator.")
         }
         let pending = objects.filter { $0.objectID.isTemporaryID && $0.context === self }
-        let groups = Dictionary(grouping: pending) { ObjectIdentifier($0.entity.runtime.root) }
-        // Each inheritance family's store; a store that chooses identities itself (a custom
-        // store's obtainPermanentIDs(for:)) is asked once for all its objects, as on Apple.
-        var byStore: [ObjectIdentifier: (store: NSPersistentStore, groups: [[NSManagedObject]])] = [:]
-        for group in groups.values {
-            let entity = group[0].entity
-            guard let store = coordinator.store(for: entity) else {
+        // Each object's store: the one `assign(_:to:)` chose, else the first that holds its
+        // entity. A store that chooses identities itself (a custom store's
+        // obtainPermanentIDs(for:)) is asked once for all its objects, as on Apple.
+        struct Family: Hashable { let store: ObjectIdentifier; let root: ObjectIdentifier }
+        var families: [Family: [NSManagedObject]] = [:]
+        var storesByID: [ObjectIdentifier: NSPersistentStore] = [:]
+        for object in pending {
+            let entity = object.entity
+            guard let store = assignedStores[ObjectIdentifier(object)] ?? coordinator.store(for: entity) else {
                 throw CoreDataError.make(NSPersistentStoreSaveError, "No store of the coordinator holds the entity \(entity.name ?? "?").")
             }
-            byStore[ObjectIdentifier(store), default: (store, [])].groups.append(group)
+            storesByID[ObjectIdentifier(store)] = store
+            families[Family(store: ObjectIdentifier(store), root: ObjectIdentifier(entity.runtime.root)), default: []].append(object)
+        }
+        var byStore: [ObjectIdentifier: (store: NSPersistentStore, groups: [[NSManagedObject]])] = [:]
+        for (family, group) in families {
+            byStore[family.store, default: (storesByID[family.store]!, [])].groups.append(group)
         }
         var result: [(NSManagedObject, NSManagedObjectID)] = []
         for (store, storeGroups) in byStore.values {
@@ -168,10 +182,11 @@ extension NSManagedObjectContext {
     }
 
     func reassign(_ object: NSManagedObject, to objectID: NSManagedObjectID) {
+        if !assignedStores.isEmpty { assignedStores.removeValue(forKey: ObjectIdentifier(object)) }
         temporaryObjects.removeValue(forKey: object.objectID)
         if let key = registryKey(object.objectID) {
             permanentObjects.removeValue(forKey: key)
-            noteUnregistered([object])
+            noteUnregistered([object.objectID])
         }
         object.objectID = objectID
         register(object)

@@ -24,7 +24,8 @@ import Foundation
 /// - ``parent``
 /// ### Running work on the context's queue
 /// - ``perform(_:)``
-/// - ``performAndWait(_:)``
+/// - ``performAndWait(_:)->_``
+/// - ``performAndWait(_:)->()``
 /// - ``perform(schedule:_:)``
 /// - ``ScheduledTaskType``
 /// ### Objects
@@ -54,38 +55,9 @@ import Foundation
 /// - ``save()``
 /// - ``rollback()``
 /// - ``reset()``
-open class NSManagedObjectContext: NSObject, @unchecked Sendable {
+open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     // @unchecked Sendable: like Apple's, a context is used only on its own queue (through
     // perform/performAndWait); the queue serialises every access to its state.
-
-    /// How a context serialises its work (Apple's raw values).
-    ///
-    /// - Note: Apple parity: Apple declares these cases on the top-level enum
-    ///   `NSManagedObjectContextConcurrencyType`, and its `NSManagedObjectContext.ConcurrencyType`
-    ///   is a struct with `.privateQueue` and `.mainQueue`; here the nested enum carries the
-    ///   cases, so `init(concurrencyType: .privateQueueConcurrencyType)` reads the same.
-    public enum ConcurrencyType: UInt, Sendable {
-        /// The context belongs to the thread that uses it and has no queue to serialise
-        /// work: ``NSManagedObjectContext/performAndWait(_:)`` runs its block inline on the
-        /// calling thread. A confined context cannot be a ``NSManagedObjectContext/parent``
-        /// (setting it traps, as Apple raises).
-        ///
-        /// - Note: Apple parity: Apple deprecated this type and raises when a confined
-        ///   context is sent `perform`; here ``NSManagedObjectContext/perform(_:)`` runs the
-        ///   block on a private serial queue of the context.
-        case confinementConcurrencyType = 0
-        /// The context owns a private serial queue; reach it only through
-        /// ``NSManagedObjectContext/perform(_:)`` and ``NSManagedObjectContext/performAndWait(_:)``.
-        /// Background work and child editing contexts use this type.
-        case privateQueueConcurrencyType = 1
-        /// The context's queue is the main queue (an app's view context). On the main thread
-        /// ``NSManagedObjectContext/performAndWait(_:)`` runs inline.
-        ///
-        /// - Note: Apple parity: `perform` blocks run only while the main queue is drained
-        ///   (`dispatchMain()`, `RunLoop.main.run()`, an `async` main); see
-        ///   ``NSManagedObjectContext/perform(_:)``.
-        case mainQueueConcurrencyType = 2
-    }
 
     /// When the `async` ``perform(schedule:_:)`` runs its block.
     public enum ScheduledTaskType: Int, Sendable {
@@ -102,7 +74,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// How this context serialises its work, as chosen at ``init(concurrencyType:)``.
-    public let concurrencyType: ConcurrencyType
+    public let concurrencyType: NSManagedObjectContextConcurrencyType
     /// A name for the context, for your own logs and debugging; it appears in the context's
     /// `description`. Nil by default.
     open var name: String?
@@ -163,15 +135,36 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     ///
     /// - Note: Apple parity: nil by default, as on iOS (macOS contexts get one).
     open var undoManager: UndoManager?
-    /// Contexts keep every registered object alive (Apple keeps only changed ones
-    /// strongly); `reset()` lets them go.
+    /// Whether the context keeps every registered object alive. False (the default): it
+    /// holds strongly only the objects it must not lose (inserted, updated, deleted, and
+    /// those marked with ``detectConflicts(for:)``), so an unchanged fetched object or fault
+    /// that your code no longer references is released and leaves ``registeredObjects``; the
+    /// next ``object(with:)`` or fetch makes a new one from the store. True: every
+    /// registered object stays until ``reset()`` or until the context goes away, which costs
+    /// memory but keeps loaded values at hand.
     ///
-    /// - Note: Apple parity: setting it to false is not honoured; registered objects
-    ///   are always retained.
-    open var retainsRegisteredObjects = true
+    /// ```swift
+    /// let context = container.newBackgroundContext()
+    /// context.retainsRegisteredObjects = true   // keep a working set loaded
+    /// ```
+    open var retainsRegisteredObjects = false {
+        didSet {
+            guard oldValue != retainsRegisteredObjects else { return }
+            permanentObjects.setRetained(retainsRegisteredObjects)
+            temporaryObjects.setRetained(retainsRegisteredObjects)
+        }
+    }
 
     let queue: DispatchQueue
     let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Backs ``userInfo``.
+    let userInfoStorage = NSMutableDictionary()
+    /// Backs the deprecated `lock()`/`unlock()`/`tryLock()`.
+    let contextLock = NSRecursiveLock()
+    /// Stores chosen with `assign(_:to:)` for inserted objects, by object.
+    var assignedStores: [ObjectIdentifier: NSPersistentStore] = [:]
+    /// Unchanged objects marked with `detectConflicts(for:)`, checked at the next save.
+    var lockedObjects: [ObjectIdentifier: NSManagedObject] = [:]
 
     // MARK: - Object graph state
 
@@ -185,9 +178,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// Registered objects with permanent IDs, by store, inheritance root and key.
-    var permanentObjects: [RegistryKey: NSManagedObject] = [:]
-    /// Registered objects with temporary IDs (inserted, not saved yet).
-    var temporaryObjects: [NSManagedObjectID: NSManagedObject] = [:]
+    var permanentObjects = ObjectRegistry<RegistryKey>()
+    /// Registered objects with temporary IDs (inserted here, or a parent's inserted objects
+    /// seen from a child context).
+    var temporaryObjects = ObjectRegistry<NSManagedObjectID>()
     /// Inserted, deleted and changed objects, since the last save and in the current event.
     let changes = ChangeTracker()
 
@@ -208,14 +202,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// }
     /// ```
     ///
-    /// - Parameter concurrencyType: `.privateQueueConcurrencyType` for a context with a queue
-    ///   of its own, `.mainQueueConcurrencyType` for one that runs on the main queue.
-    public init(concurrencyType: ConcurrencyType) {
-        self.concurrencyType = concurrencyType
-        switch concurrencyType {
-        case .mainQueueConcurrencyType:
+    /// - Parameter ct: `.privateQueueConcurrencyType` for a context with a queue of its own,
+    ///   `.mainQueueConcurrencyType` for one that runs on the main queue.
+    public init(concurrencyType ct: NSManagedObjectContextConcurrencyType) {
+        self.concurrencyType = ct
+        if ct == .mainQueueConcurrencyType {
             queue = DispatchQueue.main
-        default:
+        } else {
             queue = DispatchQueue(label: "CoreData.NSManagedObjectContext")
         }
         super.init()
@@ -235,7 +228,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if let automaticMergeObserver { NotificationCenter.default.removeObserver(automaticMergeObserver) }
         // Objects may outlive the context: they must not point at it any more, and their
         // slots may reference each other in cycles, which clearing breaks.
-        noteUnregistered(Array(permanentObjects.values))
+        noteUnregistered(permanentObjects.reportedIDs)
         for object in allRegisteredObjects {
             object.context = nil
             object.storage.turnIntoFault()
@@ -246,16 +239,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     // MARK: - Registered objects
 
+    /// Every live registered object (the registries may also hold entries of objects that
+    /// went away, which this skips).
     var allRegisteredObjects: [NSManagedObject] {
-        Array(permanentObjects.values) + Array(temporaryObjects.values)
+        permanentObjects.objects + temporaryObjects.objects
     }
 
     /// Every object the context holds: fetched objects, faults it handed out, and objects
-    /// inserted but not saved. ``reset()`` empties it.
-    ///
-    /// - Note: Apple parity: the context keeps all of them alive (see
-    ///   ``retainsRegisteredObjects``); Apple's holds unchanged objects weakly, so they leave
-    ///   the set once nothing else uses them.
+    /// inserted but not saved. ``reset()`` empties it. Unless ``retainsRegisteredObjects`` is
+    /// true, an unchanged object leaves the set once nothing else references it.
     open var registeredObjects: Set<NSManagedObject> { Set(allRegisteredObjects) }
     /// The objects inserted since the last save, which the next ``save()`` writes as new
     /// rows. An inserted object that is then deleted leaves this set (and the context) at the
@@ -291,33 +283,36 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     func register(_ object: NSManagedObject) {
         object.context = self
         if let key = registryKey(object.objectID) {
-            permanentObjects[key] = object
+            let released = permanentObjects.insert(object, for: key, retained: retainsRegisteredObjects)
+            if !released.isEmpty { noteUnregistered(released) }
             if object.objectID.storeReference?.talksToContexts == true {
                 object.objectID.persistentStore?.contextDidRegister([object.objectID])
             }
         } else {
-            temporaryObjects[object.objectID] = object
+            _ = temporaryObjects.insert(object, for: object.objectID, retained: retainsRegisteredObjects)
         }
     }
 
     func unregister(_ object: NSManagedObject) {
         if let key = registryKey(object.objectID) {
             permanentObjects.removeValue(forKey: key)
-            noteUnregistered([object])
+            noteUnregistered([object.objectID])
         } else {
             temporaryObjects.removeValue(forKey: object.objectID)
         }
         changes.forget(object)
+        if !assignedStores.isEmpty { assignedStores.removeValue(forKey: ObjectIdentifier(object)) }
+        if !lockedObjects.isEmpty { lockedObjects.removeValue(forKey: ObjectIdentifier(object)) }
         object.context = nil
     }
 
     /// Tells the stores that want to know (`NSIncrementalStore`) that this context no
     /// longer holds these objects of theirs.
-    func noteUnregistered(_ objects: [NSManagedObject]) {
+    func noteUnregistered(_ objectIDs: [NSManagedObjectID]) {
         var byStore: [ObjectIdentifier: (NSPersistentStore, [NSManagedObjectID])] = [:]
-        for object in objects where object.objectID.storeReference?.talksToContexts == true {
-            guard let store = object.objectID.persistentStore else { continue }
-            byStore[ObjectIdentifier(store), default: (store, [])].1.append(object.objectID)
+        for objectID in objectIDs where objectID.storeReference?.talksToContexts == true {
+            guard let store = objectID.persistentStore else { continue }
+            byStore[ObjectIdentifier(store), default: (store, [])].1.append(objectID)
         }
         for (store, objectIDs) in byStore.values { store.contextDidUnregister(objectIDs) }
     }
@@ -351,7 +346,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The object for an ID, loaded: throws when it no longer exists in the store.
     open func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
         if let object = registeredObject(for: objectID) {
-            if object.isFault { try object.fireFaultThrowing() }
+            if object.isFault { try object.fireFaultThrowing(consultingContext: false) }
             return object
         }
         guard let source else {
@@ -364,7 +359,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
                 throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                     "The object \(objectID) is not in this context's parent chain.", userInfo: [NSAffectedObjectsErrorKey: [objectID]])
             }
-            try object.fireFaultThrowing()
+            try object.fireFaultThrowing(consultingContext: false)
             return object
         }
         // The row names the concrete entity (the ID may name an abstract parent).
@@ -456,6 +451,31 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// them (registered objects or new faults).
     func relatedObjects(_ relationship: NSRelationshipDescription, of object: NSManagedObject) throws -> [NSManagedObject] {
         try source?.relatedObjects(relationship, of: object, into: self) ?? []
+    }
+
+    // MARK: - Overridable policies
+
+    /// Whether deleted objects' delete rules run at the end of each event
+    /// (`processPendingChanges()`), as by default, or only when the context saves.
+    open var propagatesDeletesAtEndOfEvent = true
+
+    /// Decides what happens when a fault's data is gone from the store (another context
+    /// deleted it): return true to realize `fault` with nil values and mark it deleted,
+    /// false to make reading it fail. The default returns ``shouldDeleteInaccessibleFaults``;
+    /// override it to decide per object (`property` is nil: the property that fired the
+    /// fault is not known).
+    ///
+    /// Not consulted by calls that throw instead (`existingObject(with:)`).
+    ///
+    /// ```swift
+    /// override func shouldHandleInaccessibleFault(_ fault: NSManagedObject, for oid: NSManagedObjectID,
+    ///                                             triggeredByProperty property: NSPropertyDescription?) -> Bool {
+    ///     fault.entity.name == "Draft" || super.shouldHandleInaccessibleFault(fault, for: oid, triggeredByProperty: property)
+    /// }
+    /// ```
+    open func shouldHandleInaccessibleFault(_ fault: NSManagedObject, for oid: NSManagedObjectID,
+                                            triggeredByProperty property: NSPropertyDescription?) -> Bool {
+        shouldDeleteInaccessibleFaults
     }
 
     open override var description: String {

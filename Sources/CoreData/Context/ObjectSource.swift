@@ -95,4 +95,7 @@ struct SaveChanges {
     let inserts: [NSManagedObject]
     let updates: [NSManagedObject]
     let deletes: [NSManagedObject]
+    /// Unchanged objects whose stored version must still be the one they were read at
+    /// (`detectConflicts(for:)`).
+    var locked: [NSManagedObject] = []
 }

@@ -9,6 +9,7 @@ final class SaveBatch {
     private let inserts: [NSManagedObject]
     private let updates: [NSManagedObject]
     private let deletes: [NSManagedObject]
+    private let locked: [NSManagedObject]
     /// New permanent IDs of inserted objects that still had temporary ones.
     private var newIDs: [ObjectIdentifier: NSManagedObjectID] = [:]
     private var changes: [ObjectIdentifier: (NSPersistentStore, StoreChanges)] = [:]
@@ -20,6 +21,7 @@ final class SaveBatch {
         self.inserts = changes.inserts
         self.updates = changes.updates
         self.deletes = changes.deletes
+        self.locked = changes.locked
         try assignKeys()
         try build()
     }
@@ -82,6 +84,13 @@ final class SaveBatch {
                                         object: object))
             }
             removeAllLinks(of: object, store: store)
+        }
+        for object in locked {
+            guard let store = object.objectID.persistentStore, let pk = object.objectID.primaryKey else { continue }
+            withChanges(store) {
+                $0.locks.append(.init(entity: object.entity, pk: pk, expectedVersion: object.committedRow?.version ?? 0,
+                                      object: object))
+            }
         }
     }
 
@@ -148,7 +157,8 @@ final class SaveBatch {
             do {
                 try coordinator.serving(context) { try coordinator.apply(storeChanges, to: store) }
             } catch let conflict as StoreConflict {
-                throw OptimisticLockingFailure(conflicts: try context.mergeConflicts(for: conflict, in: store, among: updates + deletes))
+                throw OptimisticLockingFailure(conflicts: try context.mergeConflicts(
+                    for: conflict, in: store, among: updates + deletes + locked))
             }
         }
     }

@@ -142,8 +142,9 @@ final class IncrementalStoreBackend: CustomStoreBackend, StoreBackend {
             return Set(try writes.map { try managedObject($0.object) })
         }
         let deleted = try changes.deletes.isEmpty ? nil : Set(changes.deletes.map { try managedObject($0.object) })
+        let locked = try changes.locks.isEmpty ? nil : Set(changes.locks.map { try managedObject($0.object) })
         let request = NSSaveChangesRequest(inserted: try objects(changes.inserts), updated: try objects(changes.updates),
-                                           deleted: deleted, locked: nil)
+                                           deleted: deleted, locked: locked)
         let result = try withContext { try incremental.execute(request, with: $0) }
         _ = try array(from: result, for: "a save request")
     }

@@ -136,6 +136,11 @@ open class NSIncrementalStore: NSPersistentStore, @unchecked Sendable {
     open func managedObjectContextDidRegisterObjects(with objectIDs: [NSManagedObjectID]) {}
 
     /// Told when a context lets objects of this store go (reset, deletion, release).
+    ///
+    /// - Note: Apple parity: an unchanged object that a context held weakly (see
+    ///   `NSManagedObjectContext.retainsRegisteredObjects`) and that went away is reported
+    ///   later than on Apple: when the context next tidies its registry, registers the same
+    ///   object again, resets or goes away, not at the moment it is released.
     open func managedObjectContextDidUnregisterObjects(with objectIDs: [NSManagedObjectID]) {}
 
     // MARK: - Identities

@@ -28,7 +28,7 @@ extension NSPersistentStoreCoordinator {
                 "The context of execute(_:with:) uses another persistent store coordinator.")
         }
         switch request {
-        case let fetch as any AnyFetchRequest:
+        case let fetch as any ErasedFetchRequest:
             return try fetch.results(in: context)
         case is NSSaveChangesRequest:
             try context.save()
@@ -44,13 +44,3 @@ extension NSPersistentStoreCoordinator {
     }
 }
 
-/// An `NSFetchRequest` of any result type, run by a context into an untyped array.
-protocol AnyFetchRequest {
-    func results(in context: NSManagedObjectContext) throws -> [Any]
-}
-
-extension NSFetchRequest: AnyFetchRequest {
-    func results(in context: NSManagedObjectContext) throws -> [Any] {
-        try context.fetch(self).map { $0 as Any }
-    }
-}

@@ -29,5 +29,39 @@ open class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
     /// The type the result is converted to (`.undefinedAttributeType` keeps it as is).
     open var expressionResultType: NSAttributeType = .undefinedAttributeType
 
+    /// Same as ``expressionResultType``, in the `NSAttributeDescription.AttributeType`
+    /// spelling (`description.resultType = .integer64`).
+    open var resultType: NSAttributeDescription.AttributeType {
+        get { NSAttributeDescription.AttributeType(rawValue: expressionResultType) }
+        set { expressionResultType = newValue.rawValue }
+    }
+
     public override init() { super.init() }
+
+    // MARK: - Copying and archiving
+
+    override func makeEmptyCopy() -> NSPropertyDescription { NSExpressionDescription() }
+
+    override func copyProperties(to copy: NSPropertyDescription) {
+        super.copyProperties(to: copy)
+        guard let copy = copy as? NSExpressionDescription else { return }
+        copy.expression = expression
+        copy.expressionResultType = expressionResultType
+    }
+
+    /// Archives the description: the property's fields, the expression (as its format
+    /// string) and the result type.
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        ModelCoding.encode(expression, forKey: "NSExpression", with: coder)
+        coder.encode(Int64(expressionResultType.rawValue), forKey: "NSExpressionResultType")
+    }
+
+    /// Reads an expression description archived by ``encode(with:)``.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        expression = ModelCoding.decodeExpression(forKey: "NSExpression", with: coder)
+        expressionResultType = NSAttributeType(
+            rawValue: ModelCoding.decodeUInt(forKey: "NSExpressionResultType", with: coder)) ?? .undefinedAttributeType
+    }
 }

@@ -38,7 +38,11 @@ public struct NSFetchRequestResultType: OptionSet, Sendable {
 /// - ``resultType``
 /// - ``returnsObjectsAsFaults``
 /// - ``includesPendingChanges``
-open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Sendable {
+/// ### Copying and archiving
+/// - ``copy(with:)``
+/// - ``encode(with:)``
+/// - ``init(coder:)``
+open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, NSCoding, @unchecked Sendable {
     // @unchecked Sendable: configured on one thread, then only read by the fetch.
 
     private var _entityName: String?
@@ -117,6 +121,105 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
 
     /// Always ``NSPersistentStoreRequestType/fetchRequestType``.
     open override var requestType: NSPersistentStoreRequestType { .fetchRequestType }
+
+    // MARK: - Copying
+
+    /// A copy with the same entity, predicate, sort descriptors, limits, result type,
+    /// options, properties to fetch and group by, and affected stores; changing the copy
+    /// leaves this request as it is.
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSFetchRequest<ResultType>()
+        copy._entityName = _entityName
+        copy.entity = entity
+        copy.affectedStores = affectedStores
+        copy.predicate = predicate
+        copy.sortDescriptors = sortDescriptors
+        copy.fetchLimit = fetchLimit
+        copy.fetchOffset = fetchOffset
+        copy.fetchBatchSize = fetchBatchSize
+        copy.resultType = resultType
+        copy.returnsObjectsAsFaults = returnsObjectsAsFaults
+        copy.includesPendingChanges = includesPendingChanges
+        copy.includesSubentities = includesSubentities
+        copy.includesPropertyValues = includesPropertyValues
+        copy.returnsDistinctResults = returnsDistinctResults
+        copy.shouldRefreshRefetchedObjects = shouldRefreshRefetchedObjects
+        copy.propertiesToFetch = propertiesToFetch
+        copy.propertiesToGroupBy = propertiesToGroupBy
+        copy.havingPredicate = havingPredicate
+        copy.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
+        return copy
+    }
+
+    // MARK: - Archiving
+
+    /// Archives the request with a keyed coder such as `NSKeyedArchiver`: the entity's
+    /// name, the predicates, sort descriptors, limits, result type and options.
+    ///
+    /// Properties to fetch and group by are archived as names, and expression
+    /// descriptions as themselves; affected stores are not archived.
+    ///
+    /// - Note: Apple parity: predicates are archived as their format strings and sort
+    ///   descriptors as key, order and selector (Foundation's `NSPredicate` and
+    ///   `NSSortDescriptor` do not archive on Linux), and the entity by name: a decoded
+    ///   request finds its entity in the context's model when it runs, as one made with
+    ///   ``init(entityName:)`` does. `NSKeyedArchiver` on Linux cannot name a generic class:
+    ///   call this method on the archiver (`request.encode(with: archiver)`) rather than
+    ///   archiving the request as a root object.
+    open func encode(with coder: NSCoder) {
+        coder.encode(entityName, forKey: "NSEntityName")
+        ModelCoding.encode(predicate, forKey: "NSPredicate", with: coder)
+        ModelCoding.encode(sortDescriptors, forKey: "NSSortDescriptors", with: coder)
+        coder.encode(Int64(fetchLimit), forKey: "NSFetchLimit")
+        coder.encode(Int64(fetchOffset), forKey: "NSFetchOffset")
+        coder.encode(Int64(fetchBatchSize), forKey: "NSBatchSize")
+        coder.encode(Int64(resultType.rawValue), forKey: "NSResultType")
+        coder.encode(returnsObjectsAsFaults, forKey: "NSReturnsObjectsAsFaults")
+        coder.encode(includesPendingChanges, forKey: "NSIncludesPendingChanges")
+        coder.encode(includesSubentities, forKey: "NSIncludesSubentities")
+        coder.encode(includesPropertyValues, forKey: "NSIncludesPropertyValues")
+        coder.encode(returnsDistinctResults, forKey: "NSReturnsDistinctResults")
+        coder.encode(shouldRefreshRefetchedObjects, forKey: "NSShouldRefreshRefetchedObjects")
+        if let propertiesToFetch { coder.encode(Self.archivable(propertiesToFetch), forKey: "NSPropertiesToFetch") }
+        if let propertiesToGroupBy { coder.encode(Self.archivable(propertiesToGroupBy), forKey: "NSPropertiesToGroupBy") }
+        ModelCoding.encode(havingPredicate, forKey: "NSHavingPredicate", with: coder)
+        if let relationshipKeyPathsForPrefetching {
+            coder.encode(relationshipKeyPathsForPrefetching, forKey: "NSRelationshipKeyPathsForPrefetching")
+        }
+    }
+
+    /// Reads a request archived by ``encode(with:)``.
+    public required init?(coder: NSCoder) {
+        super.init()
+        _entityName = coder.decodeObjectIfPresent(forKey: "NSEntityName") as? String
+        predicate = ModelCoding.decodePredicate(forKey: "NSPredicate", with: coder)
+        sortDescriptors = ModelCoding.decodeSortDescriptors(forKey: "NSSortDescriptors", with: coder)
+        fetchLimit = Int(coder.decodeInt64(forKey: "NSFetchLimit"))
+        fetchOffset = Int(coder.decodeInt64(forKey: "NSFetchOffset"))
+        fetchBatchSize = Int(coder.decodeInt64(forKey: "NSBatchSize"))
+        resultType = NSFetchRequestResultType(rawValue: ModelCoding.decodeUInt(forKey: "NSResultType", with: coder))
+        returnsObjectsAsFaults = coder.decodeBool(forKey: "NSReturnsObjectsAsFaults")
+        includesPendingChanges = coder.decodeBool(forKey: "NSIncludesPendingChanges")
+        includesSubentities = coder.decodeBool(forKey: "NSIncludesSubentities")
+        includesPropertyValues = coder.decodeBool(forKey: "NSIncludesPropertyValues")
+        returnsDistinctResults = coder.decodeBool(forKey: "NSReturnsDistinctResults")
+        shouldRefreshRefetchedObjects = coder.decodeBool(forKey: "NSShouldRefreshRefetchedObjects")
+        propertiesToFetch = coder.decodeObjectIfPresent(forKey: "NSPropertiesToFetch") as? [Any]
+        propertiesToGroupBy = coder.decodeObjectIfPresent(forKey: "NSPropertiesToGroupBy") as? [Any]
+        havingPredicate = ModelCoding.decodePredicate(forKey: "NSHavingPredicate", with: coder)
+        relationshipKeyPathsForPrefetching = coder.decodeObjectIfPresent(forKey: "NSRelationshipKeyPathsForPrefetching") as? [String]
+    }
+
+    /// Attribute and relationship descriptions as their names (they belong to the model);
+    /// expression descriptions and strings as they are.
+    private static func archivable(_ items: [Any]) -> [Any] {
+        items.map { item -> Any in
+            if let property = item as? NSPropertyDescription, !(item is NSExpressionDescription) {
+                return property.name
+            }
+            return item
+        }
+    }
 
     open override var description: String {
         "<NSFetchRequest> (entity: \(entityName ?? "nil"); predicate: (\(predicate.map { "\($0)" } ?? "nil")); sortDescriptors: (\(sortDescriptors.map { "\($0)" } ?? "nil")); type: \(resultType.rawValue); )"

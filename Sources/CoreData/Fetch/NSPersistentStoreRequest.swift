@@ -18,10 +18,23 @@ public enum NSPersistentStoreRequestType: UInt, Sendable {
 }
 
 /// A request to the persistent stores of a coordinator.
-open class NSPersistentStoreRequest: NSObject, @unchecked Sendable {
+///
+/// ## Topics
+/// - ``affectedStores``
+/// - ``requestType``
+/// - ``copy(with:)``
+open class NSPersistentStoreRequest: NSObject, NSCopying, @unchecked Sendable {
     // @unchecked Sendable: a request is configured on one thread, then only read.
     /// The stores the request goes to; `nil` means every store of the coordinator.
     open var affectedStores: [NSPersistentStore]?
     /// The kind of request, which subclasses override.
     open var requestType: NSPersistentStoreRequestType { .fetchRequestType }
+
+    /// A copy of the request going to the same stores; each kind of request copies what it
+    /// adds (a fetch request its entity, predicate, sort order and options).
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let copy = NSPersistentStoreRequest()
+        copy.affectedStores = affectedStores
+        return copy
+    }
 }

@@ -16,8 +16,8 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     /// `NSAttributeDescription.AttributeType.string.rawValue == .stringAttributeType`, and
     /// `.rawValue.rawValue` is Apple's number (700).
     public struct AttributeType: RawRepresentable, Hashable, Sendable {
-        /// The attribute type this value stands for.
-        public let rawValue: NSAttributeType
+        /// The attribute type this value stands for (settable, as Apple's is).
+        public var rawValue: NSAttributeType
         /// The struct spelling of `rawValue`.
         public init(rawValue: NSAttributeType) { self.rawValue = rawValue }
         /// `NSAttributeType.undefinedAttributeType` (0): transient attributes only.
@@ -94,6 +94,66 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     private var _attributeValueClassName: String?
 
     public override init() { super.init() }
+
+    // MARK: - Copying and archiving
+
+    override func makeEmptyCopy() -> NSPropertyDescription { NSAttributeDescription() }
+
+    override func copyProperties(to copy: NSPropertyDescription) {
+        super.copyProperties(to: copy)
+        guard let copy = copy as? NSAttributeDescription else { return }
+        copy.attributeType = attributeType
+        copy.defaultValue = defaultValue
+        copy.valueTransformerName = valueTransformerName
+        copy.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        copy.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        copy.allowsCloudEncryption = allowsCloudEncryption
+        copy._attributeValueClassName = _attributeValueClassName
+        copy.minimumValue = minimumValue
+        copy.maximumValue = maximumValue
+        copy.regularExpression = regularExpression
+        copy.derivationExpressionString = derivationExpressionString
+        copy.usesScalarValueType = usesScalarValueType
+    }
+
+    /// Archives the attribute: the property's fields, then its type, default value,
+    /// transformer name, storage flags and validation limits.
+    ///
+    /// - Note: Apple parity: a decimal default value is archived as its text (Foundation's
+    ///   `NSDecimalNumber` does not archive on Linux) and decodes as an `NSDecimalNumber`.
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(Int64(attributeType.rawValue), forKey: "NSAttributeType")
+        ModelCoding.encodeValue(defaultValue, forKey: "NSDefaultValue", with: coder)
+        coder.encode(valueTransformerName, forKey: "NSValueTransformerName")
+        coder.encode(allowsExternalBinaryDataStorage, forKey: "NSAllowsExternalBinaryDataStorage")
+        coder.encode(preservesValueInHistoryOnDeletion, forKey: "NSPreservesValueInHistoryOnDeletion")
+        coder.encode(allowsCloudEncryption, forKey: "NSAllowsCloudEncryption")
+        coder.encode(_attributeValueClassName, forKey: "NSAttributeValueClassName")
+        ModelCoding.encodeValue(minimumValue, forKey: "NSMinimumValue", with: coder)
+        ModelCoding.encodeValue(maximumValue, forKey: "NSMaximumValue", with: coder)
+        coder.encode(regularExpression, forKey: "NSRegularExpression")
+        coder.encode(derivationExpressionString, forKey: "NSDerivationExpression")
+        coder.encode(usesScalarValueType, forKey: "NSUsesScalarValueType")
+    }
+
+    /// Reads an attribute archived by ``encode(with:)``.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        attributeType = NSAttributeType(rawValue: ModelCoding.decodeUInt(forKey: "NSAttributeType", with: coder))
+            ?? .undefinedAttributeType
+        defaultValue = ModelCoding.decodeValue(forKey: "NSDefaultValue", with: coder)
+        valueTransformerName = coder.decodeObjectIfPresent(forKey: "NSValueTransformerName") as? String
+        allowsExternalBinaryDataStorage = coder.decodeBool(forKey: "NSAllowsExternalBinaryDataStorage")
+        preservesValueInHistoryOnDeletion = coder.decodeBool(forKey: "NSPreservesValueInHistoryOnDeletion")
+        allowsCloudEncryption = coder.decodeBool(forKey: "NSAllowsCloudEncryption")
+        _attributeValueClassName = coder.decodeObjectIfPresent(forKey: "NSAttributeValueClassName") as? String
+        minimumValue = ModelCoding.decodeValue(forKey: "NSMinimumValue", with: coder)
+        maximumValue = ModelCoding.decodeValue(forKey: "NSMaximumValue", with: coder)
+        regularExpression = coder.decodeObjectIfPresent(forKey: "NSRegularExpression") as? String
+        derivationExpressionString = coder.decodeObjectIfPresent(forKey: "NSDerivationExpression") as? String
+        usesScalarValueType = coder.decodeBool(forKey: "NSUsesScalarValueType")
+    }
 
     // MARK: - Validation limits (read from the model file; checked on save)
 

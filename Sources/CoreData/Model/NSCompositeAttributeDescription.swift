@@ -26,6 +26,29 @@ open class NSCompositeAttributeDescription: NSAttributeDescription, @unchecked S
         attributeType = .compositeAttributeType
     }
 
+    // MARK: - Copying and archiving
+
+    override func makeEmptyCopy() -> NSPropertyDescription { NSCompositeAttributeDescription() }
+
+    /// The copy has copies of the elements.
+    override func copyProperties(to copy: NSPropertyDescription) {
+        super.copyProperties(to: copy)
+        guard let copy = copy as? NSCompositeAttributeDescription else { return }
+        copy.elements = elements.compactMap { $0.copy() as? NSAttributeDescription }
+    }
+
+    /// Archives the composite: the attribute's fields and its elements.
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(elements, forKey: "NSElements")
+    }
+
+    /// Reads a composite attribute archived by ``encode(with:)``.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        elements = coder.decodeObjectIfPresent(forKey: "NSElements") as? [NSAttributeDescription] ?? []
+    }
+
     /// Every non-composite element, nested composites expanded in place.
     var flattenedElements: [NSAttributeDescription] {
         elements.flatMap { element -> [NSAttributeDescription] in

@@ -16,7 +16,11 @@ import Foundation
 /// - ``superentity``
 /// - ``subentities``
 /// - ``isAbstract``
-open class NSEntityDescription: NSObject, @unchecked Sendable {
+/// ### Copying and archiving
+/// - ``copy(with:)``
+/// - ``encode(with:)``
+/// - ``init(coder:)``
+open class NSEntityDescription: NSObject, NSCopying, NSCoding, @unchecked Sendable {
     // @unchecked Sendable: mutable only until its model is frozen (see assertEditable),
     // then immutable.
 
@@ -42,7 +46,10 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// must be unique together.
     open var uniquenessConstraints: [[Any]] = [] { willSet { assertEditable() } }
     /// Fetch indexes: the SQLite store creates one index for each when it creates the tables.
-    open var indexes: [NSFetchIndexDescription] = [] { willSet { assertEditable() } }
+    open var indexes: [NSFetchIndexDescription] = [] {
+        willSet { assertEditable() }
+        didSet { for index in indexes { index.entity = self } }
+    }
     /// Legacy compound indexes (arrays of property names).
     open var compoundIndexes: [[Any]] = []
 
@@ -51,6 +58,105 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     private weak var _superentity: NSEntityDescription?
 
     public override init() { super.init() }
+
+    // MARK: - Copying
+
+    /// A deep copy that belongs to no model (so it is editable): the same name, class,
+    /// flags, user info, constraints and version settings, copies of the entity's own
+    /// properties and fetch indexes, and copies of its sub-entities (whose superentity is
+    /// the copy). Relationships still point at the original destination entities; copying
+    /// the whole model points them at the copies.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        var map: [ObjectIdentifier: NSEntityDescription] = [:]
+        let copy = deepCopy(into: &map)
+        for entity in map.values { entity.repointRelationships(map) }
+        return copy
+    }
+
+    /// Copies this entity and its sub-entities, recording original → copy in `map`.
+    func deepCopy(into map: inout [ObjectIdentifier: NSEntityDescription]) -> NSEntityDescription {
+        let copy = shallowCopy()
+        map[ObjectIdentifier(self)] = copy
+        copy.subentities = _subentities.map { $0.deepCopy(into: &map) }
+        return copy
+    }
+
+    /// A copy of this entity alone: its fields, own properties and indexes.
+    func shallowCopy() -> NSEntityDescription {
+        let copy = NSEntityDescription()
+        copy.name = name
+        copy.managedObjectClassName = managedObjectClassName
+        copy.isAbstract = isAbstract
+        copy.userInfo = userInfo
+        copy.versionHashModifier = versionHashModifier
+        copy.renamingIdentifier = renamingIdentifier
+        copy.compoundIndexes = compoundIndexes.map(Self.names)
+        copy.ownProperties = ownProperties.compactMap { $0.copy() as? NSPropertyDescription }
+        for property in copy.ownProperties { property.entity = copy }
+        copy.uniquenessConstraints = uniquenessConstraints.map(Self.names)
+        copy.indexes = indexes.compactMap { $0.copy() as? NSFetchIndexDescription }
+        for index in copy.indexes { index.adopt(by: copy) }
+        return copy
+    }
+
+    /// Points the relationships of this (copied) entity at the copies of their
+    /// destinations and inverses, where `map` has them.
+    func repointRelationships(_ map: [ObjectIdentifier: NSEntityDescription]) {
+        for case let relationship as NSRelationshipDescription in ownProperties {
+            guard let destination = relationship.destinationEntity,
+                  let copied = map[ObjectIdentifier(destination)] else { continue }
+            relationship.destinationEntity = copied
+            if let inverse = relationship.inverseRelationship {
+                relationship.inverseRelationship = copied.relationshipsByName[inverse.name]
+            }
+        }
+    }
+
+    /// Property descriptions in a constraint or compound index, as their names.
+    private static func names(_ items: [Any]) -> [Any] {
+        items.map { ($0 as? NSPropertyDescription)?.name ?? $0 }
+    }
+
+    // MARK: - Archiving
+
+    /// Archives the entity with a keyed coder such as `NSKeyedArchiver`: its fields, its
+    /// own properties, fetch indexes and sub-entities.
+    ///
+    /// - Note: Apple parity: the superentity and relationship destinations are archived
+    ///   by name, not as objects (Foundation's unarchiver on Linux cannot decode a cycle of
+    ///   objects); decoding a model resolves them, and a decoded entity's relationships
+    ///   find their destinations when the entity joins a model.
+    open func encode(with coder: NSCoder) {
+        coder.encode(name, forKey: "NSEntityName")
+        coder.encode(managedObjectClassName, forKey: "NSClassNameForEntity")
+        coder.encode(isAbstract, forKey: "NSIsAbstract")
+        if let userInfo { coder.encode(userInfo, forKey: "NSUserInfo") }
+        coder.encode(versionHashModifier, forKey: "NSVersionHashModifier")
+        coder.encode(renamingIdentifier, forKey: "NSRenamingIdentifier")
+        coder.encode(uniquenessConstraints.map { Self.names($0).map { "\($0)" } }, forKey: "NSUniquenessConstraints")
+        coder.encode(compoundIndexes.map { Self.names($0).map { "\($0)" } }, forKey: "NSCompoundIndexes")
+        coder.encode(ownProperties, forKey: "NSProperties")
+        coder.encode(indexes, forKey: "NSFetchIndexes")
+        coder.encode(_subentities, forKey: "NSSubentities")
+    }
+
+    /// Reads an entity archived by ``encode(with:)``.
+    public required init?(coder: NSCoder) {
+        super.init()
+        name = coder.decodeObjectIfPresent(forKey: "NSEntityName") as? String
+        managedObjectClassName = coder.decodeObjectIfPresent(forKey: "NSClassNameForEntity") as? String ?? "NSManagedObject"
+        isAbstract = coder.decodeBool(forKey: "NSIsAbstract")
+        userInfo = coder.decodeObjectIfPresent(forKey: "NSUserInfo") as? [AnyHashable: Any]
+        versionHashModifier = coder.decodeObjectIfPresent(forKey: "NSVersionHashModifier") as? String
+        renamingIdentifier = coder.decodeObjectIfPresent(forKey: "NSRenamingIdentifier") as? String
+        uniquenessConstraints = coder.decodeObjectIfPresent(forKey: "NSUniquenessConstraints") as? [[String]] ?? []
+        compoundIndexes = coder.decodeObjectIfPresent(forKey: "NSCompoundIndexes") as? [[String]] ?? []
+        ownProperties = coder.decodeObjectIfPresent(forKey: "NSProperties") as? [NSPropertyDescription] ?? []
+        for property in ownProperties { property.entity = self }
+        subentities = coder.decodeObjectIfPresent(forKey: "NSSubentities") as? [NSEntityDescription] ?? []
+        indexes = coder.decodeObjectIfPresent(forKey: "NSFetchIndexes") as? [NSFetchIndexDescription] ?? []
+        for index in indexes { index.adopt(by: self) }
+    }
 
     // MARK: - Properties
 

@@ -11,6 +11,32 @@ open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Senda
 
     public override init() { super.init() }
 
+    // MARK: - Copying and archiving
+
+    override func makeEmptyCopy() -> NSPropertyDescription { NSFetchedPropertyDescription() }
+
+    /// The copy has its own copy of the fetch request.
+    override func copyProperties(to copy: NSPropertyDescription) {
+        super.copyProperties(to: copy)
+        guard let copy = copy as? NSFetchedPropertyDescription else { return }
+        copy.fetchRequest = fetchRequest?.copy() as? NSFetchRequest<NSFetchRequestResult>
+        copy.predicateString = predicateString
+    }
+
+    /// Archives the fetched property: the property's fields and its fetch request.
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        if let fetchRequest { coder.encode(FetchRequestArchive(fetchRequest), forKey: "NSFetchRequest") }
+        coder.encode(predicateString, forKey: "NSPredicateString")
+    }
+
+    /// Reads a fetched property archived by ``encode(with:)``.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        fetchRequest = (coder.decodeObjectIfPresent(forKey: "NSFetchRequest") as? FetchRequestArchive)?.request
+        predicateString = coder.decodeObjectIfPresent(forKey: "NSPredicateString") as? String
+    }
+
     /// The predicate as written in the model file, kept until a predicate parser exists.
     var predicateString: String?
 

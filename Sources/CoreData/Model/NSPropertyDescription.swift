@@ -10,7 +10,11 @@ import Foundation
 /// - ``isOptional``
 /// - ``isTransient``
 /// - ``isIndexed``
-open class NSPropertyDescription: NSObject, @unchecked Sendable {
+/// ### Copying and archiving
+/// - ``copy(with:)``
+/// - ``encode(with:)``
+/// - ``init(coder:)``
+open class NSPropertyDescription: NSObject, NSCopying, NSCoding, @unchecked Sendable {
     // @unchecked Sendable: descriptions are mutable only until their model is frozen by a
     // coordinator (checked by `assertEditable`), and read-only afterwards, as Apple's.
 
@@ -43,6 +47,71 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     open private(set) var validationWarnings: [Any] = []
 
     public override init() { super.init() }
+
+    // MARK: - Copying
+
+    /// A copy of the property that belongs to no entity (so it is editable), with the same
+    /// name, flags, user info, version hash modifier, renaming identifier and validation
+    /// rules. Subclasses copy what they add: an attribute its type and default value, a
+    /// relationship its destination, inverse, counts and delete rule.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let copy = makeEmptyCopy()
+        copyProperties(to: copy)
+        return copy
+    }
+
+    /// A new, empty description of the same kind (our subclasses override it).
+    func makeEmptyCopy() -> NSPropertyDescription { NSPropertyDescription() }
+
+    /// Copies what this class declares onto `copy` (each subclass adds its own fields).
+    func copyProperties(to copy: NSPropertyDescription) {
+        copy.name = name
+        copy.isOptional = isOptional
+        copy.isTransient = isTransient
+        copy.isIndexed = isIndexed
+        copy.userInfo = userInfo
+        copy.versionHashModifier = versionHashModifier
+        copy.renamingIdentifier = renamingIdentifier
+        copy.isIndexedBySpotlight = isIndexedBySpotlight
+        copy.validationPredicates = validationPredicates
+        copy.validationWarnings = validationWarnings
+    }
+
+    // MARK: - Archiving
+
+    /// Archives the property with a keyed coder such as `NSKeyedArchiver`; subclasses add
+    /// what they declare.
+    ///
+    /// - Note: Apple parity: validation predicates are archived as their format strings
+    ///   (Foundation's `NSPredicate` does not archive on Linux), and the owning entity is
+    ///   not archived: a decoded property belongs to no entity until one takes it.
+    open func encode(with coder: NSCoder) {
+        coder.encode(name, forKey: "NSPropertyName")
+        coder.encode(isOptional, forKey: "NSIsOptional")
+        coder.encode(isTransient, forKey: "NSIsTransient")
+        coder.encode(isIndexed, forKey: "NSIsIndexed")
+        coder.encode(isIndexedBySpotlight, forKey: "NSIsIndexedBySpotlight")
+        if let userInfo { coder.encode(userInfo, forKey: "NSUserInfo") }
+        coder.encode(versionHashModifier, forKey: "NSVersionHashModifier")
+        coder.encode(renamingIdentifier, forKey: "NSRenamingIdentifier")
+        ModelCoding.encode(validationPredicates, forKey: "NSValidationPredicates", with: coder)
+        coder.encode(validationWarnings.map { "\($0)" }, forKey: "NSValidationWarnings")
+    }
+
+    /// Reads a property archived by ``encode(with:)``.
+    public required init?(coder: NSCoder) {
+        super.init()
+        name = coder.decodeObjectIfPresent(forKey: "NSPropertyName") as? String ?? ""
+        isOptional = coder.decodeBool(forKey: "NSIsOptional")
+        isTransient = coder.decodeBool(forKey: "NSIsTransient")
+        isIndexed = coder.decodeBool(forKey: "NSIsIndexed")
+        isIndexedBySpotlight = coder.decodeBool(forKey: "NSIsIndexedBySpotlight")
+        userInfo = coder.decodeObjectIfPresent(forKey: "NSUserInfo") as? [AnyHashable: Any]
+        versionHashModifier = coder.decodeObjectIfPresent(forKey: "NSVersionHashModifier") as? String
+        renamingIdentifier = coder.decodeObjectIfPresent(forKey: "NSRenamingIdentifier") as? String
+        validationPredicates = ModelCoding.decodePredicates(forKey: "NSValidationPredicates", with: coder)
+        validationWarnings = coder.decodeObjectIfPresent(forKey: "NSValidationWarnings") as? [String] ?? []
+    }
 
     /// Sets the validation predicates and their warnings (one warning per predicate).
     open func setValidationPredicates(_ predicates: [NSPredicate]?, withValidationWarnings warnings: [String]?) {

@@ -45,6 +45,53 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
 
     public override init() { super.init() }
 
+    // MARK: - Copying and archiving
+
+    override func makeEmptyCopy() -> NSPropertyDescription { NSRelationshipDescription() }
+
+    /// The copy points at the same destination entity and inverse; copying a whole model
+    /// points them at the copies.
+    override func copyProperties(to copy: NSPropertyDescription) {
+        super.copyProperties(to: copy)
+        guard let copy = copy as? NSRelationshipDescription else { return }
+        copy.destinationEntity = destinationEntity
+        copy.inverseRelationship = inverseRelationship
+        copy.destinationEntityName = destinationEntity?.name ?? destinationEntityName
+        copy.inverseRelationshipName = inverseRelationship?.name ?? inverseRelationshipName
+        copy.maxCount = maxCount
+        copy.minCount = minCount
+        copy.deleteRule = deleteRule
+        copy.isOrdered = isOrdered
+    }
+
+    /// Archives the relationship: the property's fields, its counts, delete rule and
+    /// order, and the names of its destination entity and inverse.
+    ///
+    /// - Note: Apple parity: the destination and inverse are archived by name
+    ///   (Foundation's unarchiver on Linux cannot decode the cycle they form); a decoded
+    ///   model, or a model a decoded entity joins, resolves them.
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(destinationEntity?.name ?? destinationEntityName, forKey: "NSDestinationEntityName")
+        coder.encode(inverseRelationship?.name ?? inverseRelationshipName, forKey: "NSInverseRelationshipName")
+        coder.encode(Int64(maxCount), forKey: "NSMaxCount")
+        coder.encode(Int64(minCount), forKey: "NSMinCount")
+        coder.encode(Int64(deleteRule.rawValue), forKey: "NSDeleteRule")
+        coder.encode(isOrdered, forKey: "NSIsOrdered")
+    }
+
+    /// Reads a relationship archived by ``encode(with:)``.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        destinationEntityName = coder.decodeObjectIfPresent(forKey: "NSDestinationEntityName") as? String
+        inverseRelationshipName = coder.decodeObjectIfPresent(forKey: "NSInverseRelationshipName") as? String
+        maxCount = Int(coder.decodeInt64(forKey: "NSMaxCount"))
+        minCount = Int(coder.decodeInt64(forKey: "NSMinCount"))
+        deleteRule = NSDeleteRule(rawValue: ModelCoding.decodeUInt(forKey: "NSDeleteRule", with: coder))
+            ?? .nullifyDeleteRule
+        isOrdered = coder.decodeBool(forKey: "NSIsOrdered")
+    }
+
     // Names kept for the XML loader, resolved when the model is frozen.
     var destinationEntityName: String?
     var inverseRelationshipName: String?

@@ -274,7 +274,9 @@ struct ModelLoader {
             }
             attribute = composite
         } else {
-            attribute = NSAttributeDescription()
+            // A derived attribute is an NSDerivedAttributeDescription, as Apple's loader
+            // makes it, so models from files and from code derive the same way.
+            attribute = element.flag("derived") ? NSDerivedAttributeDescription() : NSAttributeDescription()
             attribute.attributeType = type
         }
         attribute.name = name
@@ -294,8 +296,8 @@ struct ModelLoader {
         attribute.allowsExternalBinaryDataStorage = element.flag("allowsExternalBinaryDataStorage")
         attribute.preservesValueInHistoryOnDeletion = element.flag("preserveAfterDeletion")
         attribute.usesScalarValueType = element.flag("usesScalarValueType")
-        if element.flag("derived") {
-            attribute.derivationExpressionString = element["derivationExpression"] ?? ""
+        if let derived = attribute as? NSDerivedAttributeDescription {
+            derived.setDerivation(text: element["derivationExpression"] ?? "")
         }
 
         let context = (entity: entity, property: name, line: element.line)
@@ -591,7 +593,7 @@ struct ModelLoader {
                     throw error(entity: entity.name, property: propertyName, line: item.line,
                                 "the fetch index \(name) uses a property the entity does not have")
                 }
-                let collation: NSFetchIndexElementDescription.CollationType =
+                let collation: NSFetchIndexElementType =
                     item["type"] == "RTree" ? .rTree : .binary
                 let description = NSFetchIndexElementDescription(property: property, collationType: collation)
                 description.isAscending = item["order"] != "descending"

@@ -38,6 +38,7 @@ extension NSManagedObjectModel {
             guard let versionURL = bundle.url(forVersion: version) else { return nil }
             try ModelLoader.populate(self, fromVersionAt: versionURL)
             bundleURL = bundle.url
+            LoadedModels.shared.note(self)
         } catch {
             return nil
         }
@@ -52,7 +53,9 @@ extension NSManagedObjectModel {
     ///   format, `NSManagedObjectValidationError` for an invalid model.
     @_spi(Tools) public static func load(contentsOf url: URL) throws -> NSManagedObjectModel {
         let (bundle, version) = try ModelBundle.resolve(url)
-        return try bundle.model(forVersion: version)
+        let model = try bundle.model(forVersion: version)
+        LoadedModels.shared.note(model)
+        return model
     }
 
     // MARK: - Merging

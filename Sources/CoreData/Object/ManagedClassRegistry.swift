@@ -16,9 +16,6 @@ final class ManagedClassRegistry: @unchecked Sendable {
     private var byQualifiedName: [String: NSManagedObject.Type] = [:]
     private var bySimpleName: [String: NSManagedObject.Type] = [:]
     private var resolved: [String: NSManagedObject.Type] = [:]
-    private var models: [WeakModel] = []
-
-    private struct WeakModel { weak var model: NSManagedObjectModel? }
 
     /// Classes already registered (`register` runs on every `init(context:)`).
     private var registered: Set<ObjectIdentifier> = []
@@ -57,12 +54,10 @@ final class ManagedClassRegistry: @unchecked Sendable {
         }
     }
 
-    /// Remembers a model a coordinator uses, for `entity()` without a context.
+    /// Remembers a model a context uses, for `entity()` without a context (models loaded
+    /// from files, merged or frozen are remembered by `LoadedModels` as they appear).
     func noteModel(_ model: NSManagedObjectModel) {
-        lock.lock()
-        defer { lock.unlock() }
-        models.removeAll { $0.model == nil }
-        if !models.contains(where: { $0.model === model }) { models.append(WeakModel(model: model)) }
+        LoadedModels.shared.note(model)
     }
 
     func resolve(_ className: String?) -> NSManagedObject.Type {
@@ -114,12 +109,10 @@ final class ManagedClassRegistry: @unchecked Sendable {
         return type
     }
 
+    /// The entity of `type` in the newest loaded model that has one (see `LoadedModels`).
     func entity(for type: NSManagedObject.Type) -> NSEntityDescription? {
         register(type)
-        lock.lock()
-        let live = models.compactMap(\.model)
-        lock.unlock()
-        for model in live.reversed() {
+        for model in LoadedModels.shared.all.reversed() {
             if let entity = entity(for: type, in: model) { return entity }
         }
         return nil

@@ -22,6 +22,15 @@ extension NSManagedObject {
         return toOneValue(slot: relationship.slot)?.isFault ?? false
     }
 
+    /// Whether the object is between states: 0 when it is settled (a fault, or realized),
+    /// non-zero while the store's values are being loaded into it.
+    ///
+    /// - Note: Apple parity: Apple also reports the transitions key-value observers see;
+    ///   Linux has no key-value observing, so outside a load this is 0.
+    public var faultingState: Int {
+        storage.faultState == .firing ? 1 : 0
+    }
+
     @inline(__always)
     func fireFaultIfNeeded() {
         if !storage.isRealized { fireFault() }
@@ -35,7 +44,11 @@ extension NSManagedObject {
         }
     }
 
-    func fireFaultThrowing() throws {
+    /// Fires the fault; when the data is gone, asks the context's
+    /// `shouldHandleInaccessibleFault(_:for:triggeredByProperty:)` (unless
+    /// `consultingContext` is false, for calls that report the failure as an error) and
+    /// throws when it declines.
+    func fireFaultThrowing(consultingContext: Bool = true) throws {
         guard storage.faultState == .fault else { return }
         switch storage.fire() {
         case .fulfilled:
@@ -43,7 +56,8 @@ extension NSManagedObject {
         case .busy:
             return // already loading (a hook read a value while firing)
         case .failed:
-            if let context, context.shouldDeleteInaccessibleFaults {
+            if consultingContext, let context,
+               context.shouldHandleInaccessibleFault(self, for: objectID, triggeredByProperty: nil) {
                 // The row is gone: Apple's default is an object with nil values that
                 // reports itself deleted, not an exception.
                 storage.markRealized()

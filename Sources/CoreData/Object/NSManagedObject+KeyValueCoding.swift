@@ -20,11 +20,37 @@ extension NSManagedObject {
 
     /// Sets an attribute or relationship, recording the change and keeping the inverse
     /// relationship in step.
+    ///
+    /// A value whose type the attribute cannot hold (a number for a string attribute, a
+    /// string for a number, ...) stops the program here, as Apple raises, with Apple's
+    /// "Unacceptable type of value for attribute" message: numbers of any Swift type fit
+    /// integer, floating-point, Boolean and decimal attributes; strings, dates, data, UUIDs
+    /// and URLs fit only their own attribute types.
+    ///
+    /// - Note: Apple parity: the message names Swift types (`Int`, `String`) where Apple
+    ///   names Objective-C classes (`__NSCFNumber`); the C API's throwing twin throws
+    ///   instead of stopping.
     public func setValue(_ value: Any?, forKey key: String) {
         guard let property = property(forKey: key) else { return setValue(value, forUndefinedKey: key) }
+        if let attribute = property as? NSAttributeDescription, let unwrapped = NSAttributeDescription.unwrap(value),
+           !attribute.accepts(unwrapped) {
+            coreDataMisuse(attribute.unacceptableTypeMessage(unwrapped))
+        }
         willChangeValue(forKey: key)
         setValue(value, for: property)
         didChangeValue(forKey: key)
+    }
+
+    /// The value of a property by name, read and written as ``value(forKey:)`` and
+    /// ``setValue(_:forKey:)`` do.
+    ///
+    /// ```swift
+    /// item["name"] = "Milk"
+    /// let name = item["name"] as? String
+    /// ```
+    public subscript(key: String) -> Any? {
+        get { value(forKey: key) }
+        set { setValue(newValue, forKey: key) }
     }
 
     /// The stored value without fault firing side effects beyond loading the data, and
@@ -35,12 +61,23 @@ extension NSManagedObject {
         return primitiveValue(atSlot: property.slot, property: property)
     }
 
-    /// Stores a value without change notifications or inverse upkeep (Apple's primitive
-    /// accessor semantics); the change is still recorded for saving.
+    /// Stores a value in the object's own storage, without change notifications or inverse
+    /// upkeep (Apple's primitive accessor).
+    ///
+    /// On its own it records no change: the property does not show in `changedValues()`,
+    /// the object does not become updated, and an update save does not write it (an insert
+    /// writes every value). Between `willChangeValue(forKey:)` and
+    /// `didChangeValue(forKey:)`, as custom accessors call it, it is a change like any
+    /// other. Apple's `awakeFromFetch` idiom (computing a transient value) so leaves the
+    /// object unchanged, and `awakeFromInsert` defaults are still saved.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         guard let property = property(forKey: key) else { return setValue(value, forUndefinedKey: key) }
         fireFaultIfNeeded()
-        setPrimitive(value, for: property)
+        if changeBracketDepth > 0 {
+            setPrimitive(value, for: property)
+        } else {
+            setPrimitiveQuietly(value, for: property)
+        }
     }
 
     /// Follows a dotted key path through to-one relationships; a to-many step gives the
@@ -130,8 +167,7 @@ extension NSManagedObject {
         try fireFaultThrowing()
         if let attribute = property as? NSAttributeDescription,
            let value = NSAttributeDescription.unwrap(value), !attribute.accepts(value) {
-            throw CoreDataError.make(NSManagedObjectValidationError,
-                "The value \(value) (\(type(of: value))) does not fit the attribute \(entity.name ?? "?").\(key) of type \(attribute.attributeType).",
+            throw CoreDataError.make(NSManagedObjectValidationError, attribute.unacceptableTypeMessage(value),
                 userInfo: [NSValidationObjectErrorKey: self, NSValidationKeyErrorKey: key, NSValidationValueErrorKey: value])
         }
         if let relationship = property as? NSRelationshipDescription {
@@ -194,7 +230,8 @@ extension NSManagedObject {
             recordUndoableChange(ofSlot: attribute.slot)
             invalidValues.removeValue(forKey: attribute.slot)
             if !attribute.store(value, into: storage, slot: attribute.slot) {
-                // Apple accepts any object through KVC and reports the type at save.
+                // Only primitive writes get here with a value of the wrong type (the
+                // public setter stops first): validation reports it at save.
                 invalidValues[attribute.slot] = value
                 storage.markDirty(at: attribute.slot)
             }
@@ -214,6 +251,32 @@ extension NSManagedObject {
         }
     }
 
+    /// Writes a property without recording a change: no dirty bit, no undo, not in the
+    /// context's changed objects.
+    func setPrimitiveQuietly(_ value: Any?, for property: NSPropertyDescription) {
+        switch property {
+        case let attribute as NSAttributeDescription:
+            invalidValues.removeValue(forKey: attribute.slot)
+            if !attribute.store(value, into: storage.loading, slot: attribute.slot) {
+                invalidValues[attribute.slot] = value // reported by validation at save
+            }
+        case let relationship as NSRelationshipDescription:
+            if relationship.isToMany {
+                let set = loadedSet(slot: relationship.slot, relationship: relationship)
+                set.removeAll()
+                for member in Self.objects(in: value) { set.add(member) }
+            } else {
+                writeToOne(value as? NSManagedObject, slot: relationship.slot, dirty: false)
+            }
+        default:
+            if let value = NSAttributeDescription.unwrap(value) {
+                _ = storage.loading.setBoxed(value, at: property.slot)
+            } else {
+                _ = storage.loading.setNull(at: property.slot)
+            }
+        }
+    }
+
     /// Sets every attribute that has a default value (on insert).
     func applyDefaultValues() {
         for case let attribute as NSAttributeDescription in entity.runtime.slotProperties {
@@ -225,6 +288,11 @@ extension NSManagedObject {
 }
 
 extension NSAttributeDescription {
+    /// Apple's exception message for a value of a type the attribute cannot hold.
+    func unacceptableTypeMessage(_ value: Any) -> String {
+        "Unacceptable type of value for attribute: property = \"\(name)\"; desired type = \(attributeValueClassName ?? "?"); given type = \(Swift.type(of: value)); value = \(value)."
+    }
+
     /// Whether a (non-nil) value has a type this attribute can store.
     func accepts(_ value: Any) -> Bool {
         switch attributeType {

@@ -69,6 +69,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Lifecycle flags kept on the object so that hot paths need no set lookups.
     var isInsertedFlag = false
     var isDeletedFlag = false
+    /// `willChangeValue(forKey:)` calls not yet closed by `didChangeValue(forKey:)`: inside
+    /// such a bracket `setPrimitiveValue(_:forKey:)` records a change (Apple's custom
+    /// accessor pattern); outside it, it does not.
+    var changeBracketDepth: UInt16 = 0
     /// The keys of to-many relationships as last loaded or saved, for the link diff.
     var committedToMany: [Int32: [NSManagedObject]] = [:]
     /// Values whose type did not fit their attribute (reported by validation on save, as
@@ -118,8 +122,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     // MARK: - Class-level entity lookup
 
-    /// The entity of this class in the model of the given context (or of any model a
-    /// coordinator uses when `context` is nil).
+    /// The entity of this class, found by class name in the models the process has loaded
+    /// (read from a model file, merged with `mergedModel(from:)` or `init(byMerging:)`, or
+    /// used by a coordinator), the newest first: it works before any context exists.
+    ///
+    /// Traps when no loaded model has an entity of this class, as Apple raises.
     open class func entity() -> NSEntityDescription {
         guard let entity = ManagedClassRegistry.shared.entity(for: self) else {
             coreDataMisuse("No NSEntityDescription in any model claims the NSManagedObject subclass '\(String(reflecting: self))'.")
@@ -189,15 +196,18 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     open func didAccessValue(forKey key: String?) {}
 
     /// Called before a property changes through `setValue(_:forKey:)`, a ``Managed``
-    /// property or a to-many proxy; the default fires the fault so the change applies to
-    /// loaded values. Overrides call `super`. Subclasses that write primitive values
-    /// themselves wrap them in `willChangeValue`/``didChangeValue(forKey:)``.
+    /// property or a to-many proxy. The default fires the fault, so the change applies to
+    /// loaded values, and opens a change: a `setPrimitiveValue(_:forKey:)` made before the
+    /// matching ``didChangeValue(forKey:)`` is recorded (it dirties the property, as a setter
+    /// would). Overrides call `super`. Subclasses that write primitive values themselves wrap
+    /// them in `willChangeValue`/``didChangeValue(forKey:)``.
     ///
     /// ```swift
-    /// func rename(to newName: String) {
-    ///     willChangeValue(forKey: "name")
-    ///     setPrimitiveValue(newName, forKey: "name")
-    ///     didChangeValue(forKey: "name")
+    /// var title: String? {
+    ///     get { willAccessValue(forKey: "title"); defer { didAccessValue(forKey: "title") }
+    ///           return primitiveValue(forKey: "title") as? String }
+    ///     set { willChangeValue(forKey: "title"); defer { didChangeValue(forKey: "title") }
+    ///           setPrimitiveValue(newValue, forKey: "title") }
     /// }
     /// ```
     ///
@@ -206,12 +216,37 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     ///   merging or inverse-relationship upkeep (on the related objects) do not call them.
     open func willChangeValue(forKey key: String) {
         fireFaultIfNeeded()
+        changeBracketDepth &+= 1
     }
 
     /// Called after a property changed through `setValue(_:forKey:)`, a ``Managed``
-    /// property or a to-many proxy; pairs with ``willChangeValue(forKey:)``. The default
-    /// does nothing.
-    open func didChangeValue(forKey key: String) {}
+    /// property or a to-many proxy; closes the change opened by ``willChangeValue(forKey:)``.
+    /// Overrides call `super`.
+    open func didChangeValue(forKey key: String) {
+        if changeBracketDepth > 0 { changeBracketDepth -= 1 }
+    }
+
+    /// Announces a change to the members of the to-many relationship `inKey` (objects
+    /// added, removed, kept or replaced, as `inMutationKind` says): the same as
+    /// ``willChangeValue(forKey:)`` here. Overrides call `super`.
+    open func willChangeValue(forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind,
+                              using inObjects: Set<AnyHashable>) {
+        willChangeValue(forKey: inKey)
+    }
+
+    /// Closes the change opened by
+    /// ``willChangeValue(forKey:withSetMutation:using:)``. Overrides call `super`.
+    open func didChangeValue(forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind,
+                             using inObjects: Set<AnyHashable>) {
+        didChangeValue(forKey: inKey)
+    }
+
+    /// Whether changing a property the model does not know leaves the object unchanged:
+    /// true, as on Apple since 10.6.
+    ///
+    /// - Note: Apple parity: properties the model does not declare are plain Swift
+    ///   properties here, never tracked, so this is always true in effect.
+    open class var contextShouldIgnoreUnmodeledPropertyChanges: Bool { true }
 
     // MARK: - Validation (override points)
 

@@ -9,17 +9,23 @@ enum Transformer {
         return decode(value.data, for: attribute)
     }
 
-    /// The value stored bytes stand for: the transformer's reverse transformation, or the
-    /// bytes themselves when the attribute names no registered transformer.
+    /// The value stored bytes stand for: the transformer's reverse transformation (its
+    /// forward one for an unarchive-from-data transformer), or the bytes themselves when the
+    /// attribute names no registered transformer.
     static func decode(_ data: Data, for attribute: NSAttributeDescription) -> Any? {
         guard let transformer = transformer(of: attribute) else { return data }
+        if transformer is NSSecureUnarchiveFromDataTransformer { return transformer.transformedValue(data) }
         return transformer.reverseTransformedValue(data)
     }
 
-    /// The bytes a value is stored as: the transformer's output, or the value itself when
-    /// it is `Data` and the attribute names no registered transformer.
+    /// The bytes a value is stored as: the transformer's output (its reverse output for an
+    /// unarchive-from-data transformer, whose forward direction turns data into objects), or
+    /// the value itself when it is `Data` and the attribute names no registered transformer.
     static func encode(_ value: Any, for attribute: NSAttributeDescription) -> Data? {
         guard let transformer = transformer(of: attribute) else { return value as? Data }
+        if transformer is NSSecureUnarchiveFromDataTransformer {
+            return transformer.reverseTransformedValue(value) as? Data
+        }
         return transformer.transformedValue(value) as? Data
     }
 

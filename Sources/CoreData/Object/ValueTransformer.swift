@@ -23,7 +23,9 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
 ///
 /// A transformable attribute names its transformer (`valueTransformerName`); saving calls
 /// ``transformedValue(_:)``, which must return `Data`, and reading calls
-/// ``reverseTransformedValue(_:)`` on the stored bytes.
+/// ``reverseTransformedValue(_:)`` on the stored bytes. ``NSSecureUnarchiveFromDataTransformer``
+/// and its subclasses, whose forward direction unarchives, are used the other way round, as
+/// Apple's Core Data uses them.
 ///
 /// ```swift
 /// final class TagListTransformer: ValueTransformer, @unchecked Sendable {
@@ -133,11 +135,18 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
     }
 }
 
-/// Archives values with `NSKeyedArchiver` and unarchives them securely: Core Data's
-/// default transformer for transformable attributes.
+/// Unarchives `Data` into objects of a few allowed classes, securely, and archives such
+/// objects back into `Data`: Core Data's default transformer for transformable attributes.
+///
+/// As the name says, the forward direction unarchives: ``transformedValue(_:)`` takes the
+/// archived `Data` and returns the object, ``reverseTransformedValue(_:)`` takes the object and
+/// returns `Data`. A transformable attribute whose transformer is one of these (or a
+/// subclass) therefore stores the result of ``reverseTransformedValue(_:)`` and reads with
+/// ``transformedValue(_:)``, the other way round from any other transformer.
 ///
 /// Subclass it to store your own `NSSecureCoding` classes: override
-/// ``allowedTopLevelClasses`` and register the subclass under the name your model gives.
+/// ``allowedTopLevelClasses`` (or `transformedValueClass()`) and register the subclass under
+/// the name your model gives.
 ///
 /// ```swift
 /// final class ColorTransformer: NSSecureUnarchiveFromDataTransformer, @unchecked Sendable {
@@ -145,35 +154,85 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
 /// }
 /// ValueTransformer.setValueTransformer(ColorTransformer(), forName: NSValueTransformerName("ColorTransformer"))
 /// ```
-///
-/// - Note: Apple parity: the directions are swapped. Apple's ``transformedValue(_:)``
-///   unarchives `Data` and its ``reverseTransformedValue(_:)`` archives (Core Data applies
-///   it backwards to attributes); here ``transformedValue(_:)`` archives and
-///   ``reverseTransformedValue(_:)`` unarchives, the direction of every other transformer.
-///   Attributes behave the same; code that calls these two methods directly gets the
-///   opposite of Apple's result.
 open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Sendable {
-    /// The classes an archive's top-level object may have for ``reverseTransformedValue(_:)``
-    /// to unarchive it: `NSArray`, `NSDictionary`, `NSSet`, `NSString`, `NSNumber`, `NSDate`,
-    /// `NSData`, `NSURL`, `NSUUID` and `NSNull`. Override to add your own classes
-    /// (`transformedValueClass()` is not consulted).
+    /// The classes the top-level object of an archive may have, both to be archived by
+    /// ``reverseTransformedValue(_:)`` and to be unarchived by ``transformedValue(_:)``.
+    ///
+    /// A subclass that overrides `transformedValueClass()` gets that one class. Otherwise
+    /// the list is `NSArray`, `NSDictionary`, `NSSet`, `NSString`, `NSNumber`, `NSDate`,
+    /// `NSData`, `NSURL`, `NSUUID` and `NSNull`: Swift arrays, dictionaries, sets, strings,
+    /// numbers, dates, data, URLs and UUIDs of those, as they bridge to them. Override it to
+    /// allow classes of your own.
+    ///
+    /// - Note: Apple parity: Apple takes `transformedValueClass()` when it is not nil; a Swift
+    ///   class method cannot return nil, so here "not nil" means "overridden to return
+    ///   something other than the base class's `NSObject`".
     open class var allowedTopLevelClasses: [AnyClass] {
-        [NSArray.self, NSDictionary.self, NSSet.self, NSString.self, NSNumber.self, NSDate.self,
-         NSData.self, NSURL.self, NSUUID.self, NSNull.self]
+        let named: AnyClass = transformedValueClass()
+        if ObjectIdentifier(named) != ObjectIdentifier(NSObject.self) { return [named] }
+        return [NSArray.self, NSDictionary.self, NSSet.self, NSString.self, NSNumber.self, NSDate.self,
+                NSData.self, NSURL.self, NSUUID.self, NSNull.self]
     }
 
-    /// Archives `value` with `NSKeyedArchiver` (secure coding not required on archiving);
-    /// nil for nil or when archiving fails.
+    /// Unarchives `Data`, accepting only ``allowedTopLevelClasses`` at the top level (and
+    /// secure coding throughout); nil for nil, for a value that is not `Data`, or when the
+    /// archive holds anything else or cannot be read.
+    ///
+    /// - Note: Apple parity: Linux Foundation's unarchiver stops the program, rather than
+    ///   failing, on an object of a class it was not allowed to decode. The top-level object's
+    ///   class is therefore checked first (returning nil, as Apple does); a disallowed class
+    ///   deeper inside an allowed container still stops the program there.
     open override func transformedValue(_ value: Any?) -> Any? {
-        guard let value else { return nil }
-        return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: false)
+        guard let data = value as? Data else { return nil }
+        let allowed = Self.allowedTopLevelClasses
+        guard KeyedArchive.rootClassIsAllowed(in: data, allowed: allowed) != false else { return nil }
+        return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data)
     }
 
-    /// Unarchives `Data`, accepting only ``allowedTopLevelClasses`` at the top level; nil
-    /// for anything else or when unarchiving fails.
+    /// Archives an object with `NSKeyedArchiver`, requiring secure coding; nil for nil, for
+    /// an object none of whose class is among ``allowedTopLevelClasses`` (the archive could
+    /// not be read back), or when archiving fails.
     open override func reverseTransformedValue(_ value: Any?) -> Any? {
-        guard let data = value as? Data else { return nil }
-        return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: Self.allowedTopLevelClasses, from: data)
+        guard let value else { return nil }
+        let object = value as AnyObject
+        guard Self.allowedTopLevelClasses.contains(where: { (object as? NSObject)?.isKind(of: $0) == true }) else {
+            return nil
+        }
+        return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
+    }
+}
+
+/// Reads a keyed archive's structure without decoding it.
+enum KeyedArchive {
+    /// Whether the class of the archive's top-level object is one of `allowed` (or a
+    /// subclass of one): nil when the archive's layout cannot be read here (the unarchiver
+    /// then decides).
+    static func rootClassIsAllowed(in data: Data, allowed: [AnyClass]) -> Bool? {
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              let objects = plist["$objects"] as? [Any], let top = plist["$top"] as? [String: Any],
+              let rootIndex = top["root"].flatMap(uidValue), rootIndex < objects.count else { return nil }
+        let root = objects[rootIndex]
+        let rootClass: AnyClass?
+        switch root {
+        case let name as String where name == "$null": return true
+        case is String: rootClass = NSString.self
+        case is NSNumber: rootClass = NSNumber.self
+        case is Data: rootClass = NSData.self
+        case let object as [String: Any]:
+            guard let classIndex = object["$class"].flatMap(uidValue), classIndex < objects.count,
+                  let classInfo = objects[classIndex] as? [String: Any],
+                  let name = classInfo["$classname"] as? String else { return nil }
+            rootClass = NSClassFromString(name)
+        default: return nil
+        }
+        guard let rootClass = rootClass as? NSObject.Type else { return false }
+        return allowed.contains { rootClass.isSubclass(of: $0) }
+    }
+
+    /// The index an archive's object reference (a keyed-archiver UID) points at.
+    private static func uidValue(_ reference: Any) -> Int? {
+        Mirror(reflecting: reference).children.first { $0.label == "value" }
+            .flatMap { ($0.value as? UInt32).map(Int.init) }
     }
 }
 

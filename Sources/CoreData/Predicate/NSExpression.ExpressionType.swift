@@ -30,5 +30,13 @@ extension NSExpression {
         case block = 19
         /// `TERNARY(predicate, a, b)`.
         case conditional = 20
+        /// A fetch request run in a managed object context (``NSFetchRequestExpression``),
+        /// Core Data's `NSFetchRequestExpressionType` (50).
+        ///
+        /// - Note: Apple parity: Foundation's enum on Apple platforms has no case for 50;
+        ///   Core Data's constant ``NSFetchRequestExpressionType`` is that raw value. Here
+        ///   the module owns the enum, so the value is a case; compare with the constant as
+        ///   Apple code does.
+        case fetchRequest = 50
     }
 }

@@ -70,6 +70,9 @@ open class NSExpression: NSObject, NSCopying {
         case assignment(variable: String, value: NSExpression)
         /// `ANYKEY` (a Spotlight construct: parsed, not evaluated).
         case anyKey
+        /// `FETCH(request, context, countOnly)`: the results (or the count) of a fetch
+        /// request run in a managed object context (``NSFetchRequestExpression``).
+        case fetchRequest(request: NSExpression, context: NSExpression, countOnly: Bool)
     }
 
     let kind: Kind
@@ -161,6 +164,7 @@ open class NSExpression: NSObject, NSCopying {
         case .subquery: return .subquery
         case .conditional: return .conditional
         case .anyKey: return .anyKey
+        case .fetchRequest: return .fetchRequest
         }
     }
 

@@ -68,6 +68,9 @@ struct PredicateSubstitution {
                                                    expression(no)))
         case .assignment(let name, let value):
             return NSExpression(kind: .assignment(variable: name, value: expression(value)))
+        case .fetchRequest(let request, let context, let countOnly):
+            return NSFetchRequestExpression(kind: .fetchRequest(
+                request: expression(request), context: expression(context), countOnly: countOnly))
         }
     }
 }

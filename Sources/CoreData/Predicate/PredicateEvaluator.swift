@@ -231,6 +231,14 @@ struct PredicateEvaluator {
             return result
         case .anyKey:
             throw PredicateEvaluationError.unsupported("ANYKEY is only meaningful in Spotlight")
+        case .fetchRequest(let request, let context, let countOnly):
+            let runner = try value(of: context, object: object)
+            guard let runner = runner as? FetchExpressionRunning else {
+                throw PredicateEvaluationError.invalidArgument(
+                    "A fetch request expression needs a managed object context, not "
+                        + PredicateValue.describe(runner))
+            }
+            return try runner.runFetchExpression(value(of: request, object: object), countOnly: countOnly)
         }
     }
 }

@@ -125,6 +125,8 @@ enum PredicateFormatter {
         case .evaluatedObject: return "SELF"
         case .variable(let name): return "$" + formatKey(name)
         case .anyKey: return "ANYKEY"
+        case .fetchRequest(let request, let context, let countOnly):
+            return "FETCH(\(format(request)), \(format(context)), \(countOnly ? "YES" : "NO"))"
         case .assignment(let name, let value): return "$\(name) := " + format(value)
         case .keyPath(let base, let path):
             let keys = path.split(separator: ".", omittingEmptySubsequences: false)

@@ -76,6 +76,8 @@ enum PredicateStructure {
         case let (.conditional(p1, t1, f1), .conditional(p2, t2, f2)):
             return equal(p1, p2) && equal(t1, t2) && equal(f1, f2)
         case let (.assignment(v1, e1), .assignment(v2, e2)): return v1 == v2 && equal(e1, e2)
+        case let (.fetchRequest(r1, c1, n1), .fetchRequest(r2, c2, n2)):
+            return n1 == n2 && equal(r1, r2) && equal(c1, c2)
         default: return false
         }
     }
@@ -105,6 +107,7 @@ enum PredicateStructure {
         case .aggregate(let items): hasher.combine(items.count)
         case .subquery(_, let variable, _), .assignment(let variable, _): hasher.combine(variable)
         case .evaluatedObject, .anyKey, .conditional: break
+        case .fetchRequest(_, _, let countOnly): hasher.combine(countOnly)
         }
         return hasher.finalize()
     }

@@ -4,6 +4,15 @@ internal import CCoreDataSQLite
 // MARK: - Store files (used by the coordinator without adding a store)
 
 extension SQLiteStoreBackend {
+    /// Whether the file at `url` is a SQLite database: it starts with SQLite's header
+    /// string, or is empty (an empty file is an empty database to SQLite).
+    static func looksLikeDatabase(at url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        return header.isEmpty || header == Data("SQLite format 3\u{0}".utf8)
+    }
+
     /// The metadata of the store at `url` (`NSStoreUUID`, `NSStoreType`, version hashes,
     /// app keys), read without adding the store and without writing anything in or beside
     /// it (but SQLite's read marks in the `-shm` of a store this process has open), and

@@ -48,6 +48,9 @@ extension SQLiteStoreBackend {
         try writeFailure {
             try connection.transaction {
                 var conflicts: [StoreConflict.Row] = []
+                for lock in changes.locks {
+                    if let conflict = try check(lock, on: connection) { conflicts.append(conflict) }
+                }
                 for write in changes.inserts { try insert(write, on: connection) }
                 for write in changes.updates {
                     if let conflict = try update(write, on: connection) { conflicts.append(conflict) }
@@ -186,6 +189,18 @@ extension SQLiteStoreBackend {
             try statement.run()
         }
         return nil
+    }
+
+    /// An object marked with `detectConflicts(for:)`: its row must still be at the version
+    /// the context read; returns the conflict when it is gone or at another version.
+    private func check(_ lock: StoreChanges.Lock, on connection: SQLiteConnection) throws -> StoreConflict.Row? {
+        let plan = try plan(for: lock.entity)
+        let statement = try connection.cached("SELECT Z_OPT FROM \(plan.tableName) WHERE Z_PK = ?")
+        try statement.bind(1, lock.pk)
+        defer { statement.reset() }
+        let stored: Int64? = try statement.step() ? statement.int64(0) : nil
+        guard stored != lock.expectedVersion else { return nil }
+        return StoreConflict.Row(entity: lock.entity, pk: lock.pk, storedVersion: stored, expectedVersion: lock.expectedVersion)
     }
 
     private func relationship(with key: ObjectIdentifier) -> NSRelationshipDescription? {

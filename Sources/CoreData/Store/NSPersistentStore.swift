@@ -30,8 +30,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// The kinds of store, in the newer struct spelling (`.sqlite`, `.inMemory`, or a
     /// custom type's string).
     public struct StoreType: RawRepresentable, Hashable, Sendable {
-        /// The type string (`NSSQLiteStoreType`, `NSInMemoryStoreType`, a registered type).
-        public let rawValue: String
+        /// The type string (`NSSQLiteStoreType`, `NSInMemoryStoreType`, a registered type);
+        /// settable, as Apple's is.
+        public var rawValue: String
         /// A store type from its string.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// The SQLite store.

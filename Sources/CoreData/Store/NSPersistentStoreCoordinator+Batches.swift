@@ -42,8 +42,8 @@ extension NSPersistentStoreCoordinator {
     /// remembered in batches of that size (per inheritance root, in result order) so that
     /// touching one object reads its whole batch.
     func fetchKeys(_ plan: FetchPlan, in store: NSPersistentStore, batchSize: Int) throws -> [StoreKey] {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let keys = try store.backend.fetchKeys(plan)
         guard batchSize > 0 else { return keys }
         let model = managedObjectModel

@@ -6,16 +6,16 @@ extension NSPersistentStoreCoordinator {
     /// Member keys of a to-many relationship for many sources of one store.
     func relatedKeys(_ relationship: NSRelationshipDescription, ofKeys pks: [Int64],
                      in store: NSPersistentStore) throws -> [Int64: [StoreKey]] {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         return try store.backend.relatedKeys(relationship: relationship, pks: pks)
     }
 
     /// Reads into the row cache the rows of those objects of one inheritance family that
     /// are not cached yet, with as few statements as the store needs.
     func cacheRows(entity: NSEntityDescription, pks: [Int64], in store: NSPersistentStore) throws {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let missing = pks.filter { rowCacheEntry(cacheKey(store, entity, $0)) == nil }
         guard !missing.isEmpty else { return }
         for row in try store.backend.rows(entity: entity, pks: missing) {

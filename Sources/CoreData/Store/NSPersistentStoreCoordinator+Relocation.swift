@@ -5,8 +5,8 @@ import Foundation
 extension NSPersistentStoreCoordinator {
     /// ``setURL(_:for:)``.
     func relocate(_ store: NSPersistentStore, to url: URL) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard persistentStores.contains(where: { $0 === store }) else { return false }
         guard let current = store.backend as? SQLiteStoreBackend else {
             store.url = url
@@ -29,8 +29,8 @@ extension NSPersistentStoreCoordinator {
     /// ``migratePersistentStore(_:to:options:withType:)``.
     func migrate(_ store: NSPersistentStore, to url: URL, options: [AnyHashable: Any]?,
                  storeType: String) throws -> NSPersistentStore {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard let index = persistentStores.firstIndex(where: { $0 === store }) else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "The store to migrate is not added to this coordinator.")
         }

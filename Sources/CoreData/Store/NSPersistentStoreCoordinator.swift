@@ -29,11 +29,15 @@ import Foundation
 /// - ``setMetadata(_:for:)``
 /// - ``metadataForPersistentStore(ofType:at:options:)``
 /// - ``setMetadata(_:forPersistentStoreOfType:at:options:)``
+/// ### Locking
+/// - ``lock()``
+/// - ``unlock()``
+/// - ``tryLock()``
 /// ### Object IDs
 /// - ``managedObjectID(forURIRepresentation:)``
 /// - ``managedObjectID(for:)``
-open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: all mutable state is guarded by `lock`.
+open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendable {
+    // @unchecked Sendable: all mutable state is guarded by `stateLock`.
 
     /// The model of every store the coordinator holds (frozen by the coordinator).
     public let managedObjectModel: NSManagedObjectModel
@@ -42,14 +46,14 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// A name for the coordinator, for debugging.
     open var name: String?
 
-    let lock = NSRecursiveLock()
+    let stateLock = NSRecursiveLock()
     /// The context on whose behalf the coordinator is calling its stores (see
-    /// ``serving(_:_:)``); guarded by `lock`.
+    /// ``serving(_:_:)``); guarded by `stateLock`.
     private(set) var requestingContext: AnyObject?
     /// Rows read from the stores, shared by every context of this coordinator.
     private var rowCache: [RowCacheKey: StoreRow] = [:]
 
-    /// Row cache access for the coordinator's extensions (call with `lock` held).
+    /// Row cache access for the coordinator's extensions (call with `stateLock` held).
     func rowCacheEntry(_ key: RowCacheKey) -> StoreRow? { rowCache[key] }
     func setRowCacheEntry(_ row: StoreRow, for key: RowCacheKey) { rowCache[key] = row }
     /// Keys of batched fetch results whose rows are not read yet
@@ -93,8 +97,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
         options: [AnyHashable: Any]? = nil
     ) throws -> NSPersistentStore {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let entities = managedObjectModel.entities(forConfigurationName: configuration) ?? []
         if let configuration, configuration != "Default",
            managedObjectModel.entities(forConfigurationName: configuration) == nil {
@@ -191,8 +195,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Removes a store: its objects' IDs stop resolving, its files stay.
     open func remove(_ store: NSPersistentStore) throws {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard let index = persistentStores.firstIndex(where: { $0 === store }) else {
             throw CoreDataError.make(
                 NSPersistentStoreOperationError,
@@ -214,15 +218,15 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// The store at `url`, if one was added from there.
     open func persistentStore(for url: URL) -> NSPersistentStore? {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         return persistentStores.first { $0.url?.standardizedFileURL == url.standardizedFileURL }
     }
 
     /// Where a store lives (`/dev/null` for an in-memory store added without a URL).
     open func url(for store: NSPersistentStore) -> URL {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         return store.url ?? URL(fileURLWithPath: "/dev/null")
     }
 
@@ -282,6 +286,16 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         StoreTypeRegistry.register(storeClass, for: storeType)
     }
 
+    /// The `StoreType` spelling of ``registerStoreClass(_:forStoreType:)``.
+    ///
+    /// ```swift
+    /// extension NSPersistentStore.StoreType { static let json = Self(rawValue: "JSONStore") }
+    /// NSPersistentStoreCoordinator.registerStoreClass(JSONStore.self, type: .json)
+    /// ```
+    open class func registerStoreClass(_ storeClass: AnyClass?, type: NSPersistentStore.StoreType) {
+        registerStoreClass(storeClass, forStoreType: type.rawValue)
+    }
+
     /// The registered store types, the built-in ones included: type string → the class,
     /// wrapped in an `NSValue` as Apple does.
     open class var registeredStoreTypes: [String: NSValue] {
@@ -292,8 +306,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// The metadata of an added store (what its next save writes).
     open func metadata(for store: NSPersistentStore) -> [String: Any] {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         return store.metadata
     }
 
@@ -301,8 +315,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// `NSStoreTypeKey` is always the store's type, and `NSStoreUUIDKey` stays the store's
     /// unless `metadata` names another.
     open func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         var merged = metadata ?? [:]
         if merged[NSStoreUUIDKey] == nil { merged[NSStoreUUIDKey] = store.identifier }
         merged[NSStoreTypeKey] = store.type
@@ -351,6 +365,50 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Reads the metadata of the store at `url` without adding it, finding its type from
+    /// the file: a SQLite database, else the first registered store class that can read it.
+    ///
+    /// Apple deprecates it in favour of ``metadataForPersistentStore(ofType:at:options:)``.
+    ///
+    /// - Throws: `NSFileReadNoSuchFileError` when nothing is at `url`;
+    ///   `NSPersistentStoreInvalidTypeError` when no store type reads the file.
+    open class func metadataForPersistentStore(with url: URL) throws -> [AnyHashable: Any] {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CoreDataError.make(NSFileReadNoSuchFileError, "No persistent store at \(url.path).")
+        }
+        if SQLiteStoreBackend.looksLikeDatabase(at: url) {
+            return try metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url, options: nil)
+        }
+        for entry in StoreTypeRegistry.all.sorted(by: { $0.key < $1.key }) {
+            guard let storeClass = entry.value as? NSPersistentStore.Type,
+                  ObjectIdentifier(storeClass) != ObjectIdentifier(NSPersistentStore.self),
+                  let metadata = try? storeClass.metadataForPersistentStore(with: url) else { continue }
+            return metadata
+        }
+        throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "No store type reads the file at \(url.path).")
+    }
+
+    /// ``metadataForPersistentStore(ofType:at:options:)`` without options; a nil type is
+    /// found from the file, as ``metadataForPersistentStore(with:)`` finds it.
+    ///
+    /// Apple deprecates it in favour of the spelling with options.
+    open class func metadataForPersistentStore(ofType storeType: String?, at url: URL) throws -> [String: Any] {
+        guard let storeType else {
+            let metadata = try metadataForPersistentStore(with: url)
+            return Dictionary(metadata.compactMap { key, value in (key as? String).map { ($0, value) } },
+                              uniquingKeysWith: { a, _ in a })
+        }
+        return try metadataForPersistentStore(ofType: storeType, at: url, options: nil)
+    }
+
+    /// ``setMetadata(_:forPersistentStoreOfType:at:options:)`` without options; a nil type
+    /// means the SQLite store (the only on-disk type Core Data finds by itself).
+    ///
+    /// Apple deprecates it in favour of the spelling with options.
+    open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String?, at url: URL) throws {
+        try setMetadata(metadata, forPersistentStoreOfType: storeType ?? NSSQLiteStoreType, at: url, options: nil)
+    }
+
     /// The `StoreType` spelling of ``setMetadata(_:forPersistentStoreOfType:at:options:)``.
     open class func setMetadata(
         _ metadata: [String: Any]?, type storeType: NSPersistentStore.StoreType, at url: URL,
@@ -376,8 +434,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// - Throws: `NSPersistentStoreInvalidTypeError` for an unknown type,
     ///   `NSPersistentStoreOperationError` when the files cannot be emptied.
     open func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard let kind = StoreTypeRegistry.kind(of: storeType) else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType).")
         }
@@ -413,8 +471,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
         ofType storeType: String
     ) throws {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard storeType == NSSQLiteStoreType else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Only SQLite stores can be replaced (got \(storeType)).")
         }
@@ -433,6 +491,28 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                                    ofType: type.rawValue)
     }
 
+    // MARK: - Locking
+
+    /// Takes the coordinator's lock, waiting while another thread holds it. Every
+    /// coordinator operation (fetches, saves, adding and removing stores, `perform`) takes
+    /// the same lock, so while a thread holds it other threads' contexts wait. The lock is
+    /// recursive: the holding thread may go on using the coordinator; balance each call
+    /// with ``unlock()``.
+    ///
+    /// Apple deprecates it in favour of ``perform(_:)->()`` and ``performAndWait(_:)->()``.
+    open func lock() { stateLock.lock() }
+
+    /// Releases the lock taken with ``lock()`` or ``tryLock()``.
+    ///
+    /// Apple deprecates it in favour of ``perform(_:)->()`` and ``performAndWait(_:)->()``.
+    open func unlock() { stateLock.unlock() }
+
+    /// Takes the coordinator's lock if no other thread holds it; true when it did (balance
+    /// it with ``unlock()``), false at once otherwise.
+    ///
+    /// Apple deprecates it in favour of ``perform(_:)->()`` and ``performAndWait(_:)->()``.
+    open func tryLock() -> Bool { stateLock.try() }
+
     // MARK: - Object IDs
 
     /// The object ID that a URI from `uriRepresentation()` names, or nil when the URI
@@ -443,8 +523,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         let parts = url.path.drop(while: { $0 == "/" }).split(separator: "/", maxSplits: 1)
         guard parts.count == 2, parts[1].first == "p",
               let entity = managedObjectModel.entitiesByName[String(parts[0])] else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         guard let store = persistentStores.first(where: { $0.identifier == host }),
               let pk = store.primaryKey(forURIKey: String(parts[1].dropFirst()), entity: entity) else { return nil }
         return NSManagedObjectID(entity: entity, store: store, reference: .permanent(pk))
@@ -459,8 +539,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Runs `block` with the coordinator's lock held, on the calling thread (re-entrant).
     open func performAndWait(_ block: () -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         block()
     }
 
@@ -468,8 +548,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     ///
     /// - Note: Apple parity: Apple's block is `@Sendable`; ours need not be.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         return try block()
     }
 
@@ -486,8 +566,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     public func perform<T, E: Error>(_ block: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         let result: UncheckedSendableBox<Result<T, E>> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { [self] in
-                lock.lock()
-                defer { lock.unlock() }
+                stateLock.lock()
+                defer { stateLock.unlock() }
                 let outcome: Result<T, E>
                 do throws(E) { outcome = .success(try block()) } catch { outcome = .failure(error) }
                 continuation.resume(returning: UncheckedSendableBox(outcome))
@@ -499,8 +579,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Runs `body` (coordinator calls made for `context`) with `context` as the requesting
     /// context that custom stores receive (`NSIncrementalStore.execute(_:with:)`).
     func serving<T>(_ context: AnyObject, _ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let previous = requestingContext
         requestingContext = context
         defer { requestingContext = previous }
@@ -511,8 +591,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// The store that holds objects of `entity`: the first whose configuration has it.
     func store(for entity: NSEntityDescription) -> NSPersistentStore? {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let root = entity.runtime.root
         return persistentStores.first { store in
             let members = managedObjectModel.entities(forConfigurationName: store.configurationName) ?? []
@@ -523,8 +603,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// The stores whose configuration holds `entity` (its inheritance root), among
     /// `candidates` (every store when nil). Throws when the coordinator has no store at all.
     func stores(for entity: NSEntityDescription, among candidates: [NSPersistentStore]?) throws -> [NSPersistentStore] {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let root = entity.runtime.root
         let stores = (candidates ?? persistentStores).filter { store in
             guard store.persistentStoreCoordinator === self else { return false }
@@ -543,8 +623,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Runs a fetch on one store and caches its rows.
     func fetchRows(_ plan: FetchPlan, in store: NSPersistentStore) throws -> [StoreRow] {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let rows = try store.backend.fetch(plan)
         rowCache.reserveCapacity(rowCache.count + rows.count)
         for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
@@ -554,14 +634,14 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// A store's ``StoreBackend/fetchColumns(_:slots:_:)`` under the coordinator's lock.
     func fetchColumns(_ plan: FetchPlan, slots: [Int32], in store: NSPersistentStore,
                       _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         return try store.backend.fetchColumns(plan, slots: slots, body)
     }
 
     func count(_ plan: FetchPlan, in store: NSPersistentStore) throws -> Int {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         return try store.backend.count(plan)
     }
 
@@ -571,8 +651,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// `stalenessInterval`; negative means any age).
     func row(for objectID: NSManagedObjectID, maxAge: TimeInterval = -1) throws -> StoreRow? {
         guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         let key = cacheKey(store, objectID.entity, pk)
         if let row = rowCache[key] {
             if maxAge < 0 || ProcessInfo.processInfo.systemUptime - row.loadedAt <= maxAge { return row }
@@ -591,8 +671,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     func relatedKeys(_ relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [StoreKey] {
         guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return [] }
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         if let rows = try store.backend.relatedRows(relationship: relationship, pk: pk) {
             // The members' faults will fire from the cache instead of a query each.
             for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
@@ -603,21 +683,21 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Keys a store chooses for new objects itself (``StoreBackend/obtainKeys(for:)``).
     func obtainKeys(for objects: [AnyObject], in store: NSPersistentStore) throws -> [StoreKey]? {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         return try store.backend.obtainKeys(for: objects)
     }
 
     func allocateKeys(entity: NSEntityDescription, count: Int, in store: NSPersistentStore) throws -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         return try store.backend.allocateKeys(entity: entity, count: count)
     }
 
     /// Applies one save to one store, then refreshes the row cache with what was written.
     func apply(_ changes: StoreChanges, to store: NSPersistentStore) throws {
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         try store.backend.save(changes)
         for write in changes.inserts + changes.updates {
             rowCache[cacheKey(store, write.entity, write.pk)] = write.values
@@ -630,8 +710,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Forgets cached rows (used when a context refreshes objects from the store).
     func evictRow(for objectID: NSManagedObjectID) {
         guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return }
-        lock.lock()
-        defer { lock.unlock() }
+        stateLock.lock()
+        defer { stateLock.unlock() }
         rowCache.removeValue(forKey: cacheKey(store, objectID.entity, pk))
     }
 }

@@ -88,9 +88,11 @@ final class InMemoryStoreBackend: StoreBackend {
     }
 
     func save(_ changes: StoreChanges) throws {
-        // Check every optimistic lock (updates and deletes) first, so that a conflict
-        // writes nothing and reports every row in conflict.
-        let checks = changes.updates.map { ($0.entity, $0.pk, $0.expectedVersion) }
+        // Check every optimistic lock (objects marked with detectConflicts(for:), updates
+        // and deletes) first, so that a conflict writes nothing and reports every row in
+        // conflict.
+        let checks = changes.locks.map { ($0.entity, $0.pk, $0.expectedVersion) }
+            + changes.updates.map { ($0.entity, $0.pk, $0.expectedVersion) }
             + changes.deletes.map { ($0.entity, $0.pk, $0.expectedVersion) }
         var conflicts: [StoreConflict.Row] = []
         for (entity, pk, expected) in checks {

@@ -24,6 +24,15 @@ struct StoreChanges {
         /// The deleted managed object (see ``Write/object``).
         var object: AnyObject? = nil
     }
+    /// An unchanged object whose row must still be at the version the context read
+    /// (`detectConflicts(for:)`): nothing is written for it.
+    struct Lock {
+        let entity: NSEntityDescription
+        let pk: Int64
+        let expectedVersion: Int64
+        /// The locked managed object (see ``Write/object``).
+        var object: AnyObject? = nil
+    }
     /// A many-to-many (or unidirectional to-many) link, as join-table rows.
     struct Link: Hashable {
         let relationship: NSRelationshipDescription
@@ -33,6 +42,7 @@ struct StoreChanges {
     var inserts: [Write] = []
     var updates: [Write] = []
     var deletes: [Delete] = []
+    var locks: [Lock] = []
     var linksAdded: [Link] = []
     var linksRemoved: [Link] = []
     /// Full order of ordered to-many relationships whose order changed.

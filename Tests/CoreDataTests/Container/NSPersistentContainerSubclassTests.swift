@@ -45,6 +45,15 @@ private final class CountingContainer: NSPersistentContainer, @unchecked Sendabl
         #expect(type(of: AppContainer(name: "NoSuchModel")) == AppContainer.self)
     }
 
+    @Test("the class property defaultDirectoryURL answers what the class method does, a subclass's override included")
+    func defaultDirectoryProperty() {
+        #expect(NSPersistentContainer.defaultDirectoryURL == NSPersistentContainer.defaultDirectoryURL())
+        #expect(ScratchContainer.defaultDirectoryURL == ScratchContainer.defaultDirectoryURL())
+        #expect(ScratchContainer.defaultDirectoryURL != NSPersistentContainer.defaultDirectoryURL)
+        let containerClass: NSPersistentContainer.Type = ScratchContainer.self
+        #expect(containerClass.defaultDirectoryURL == ScratchContainer.defaultDirectoryURL())
+    }
+
     @Test("an overridden defaultDirectoryURL() decides where the default store goes, through init(name:) too")
     func overriddenDirectory() throws {
         defer { ScratchContainer.folder.remove() }

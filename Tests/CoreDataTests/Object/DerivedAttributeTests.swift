@@ -5,11 +5,11 @@ import CoreDataTestSupport
 
 private enum DerivedModel {
     static func make() -> NSManagedObjectModel {
-        func attribute(_ name: String, _ type: NSAttributeType, derived: String? = nil) -> NSAttributeDescription {
-            let attribute = NSAttributeDescription()
+        func attribute(_ name: String, _ type: NSAttributeType, derived: CoreData.NSExpression? = nil) -> NSAttributeDescription {
+            let attribute = derived == nil ? NSAttributeDescription() : NSDerivedAttributeDescription()
             attribute.name = name
             attribute.attributeType = type
-            if let derived { attribute.setDerivationExpression(format: derived) }
+            (attribute as? NSDerivedAttributeDescription)?.derivationExpression = derived
             return attribute
         }
         let list = NSEntityDescription()
@@ -23,13 +23,13 @@ private enum DerivedModel {
         items.inverseRelationship = owner; owner.inverseRelationship = items
         list.properties = [
             attribute("title", .stringAttributeType),
-            attribute("titleCopy", .stringAttributeType, derived: "title"),
-            attribute("lowerTitle", .stringAttributeType, derived: "lowercase:(title)"),
-            attribute("upperTitle", .stringAttributeType, derived: "uppercase:(title)"),
-            attribute("searchTitle", .stringAttributeType, derived: "canonical:(title)"),
-            attribute("itemCount", .integer64AttributeType, derived: "items.@count"),
-            attribute("total", .doubleAttributeType, derived: "items.@sum.price"),
-            attribute("modified", .dateAttributeType, derived: "now()"),
+            attribute("titleCopy", .stringAttributeType, derived: NSExpression(format: "title")),
+            attribute("lowerTitle", .stringAttributeType, derived: NSExpression(format: "lowercase(title)")),
+            attribute("upperTitle", .stringAttributeType, derived: NSExpression(forFunction: "uppercase:", arguments: [NSExpression(forKeyPath: "title")])),
+            attribute("searchTitle", .stringAttributeType, derived: NSExpression(forFunction: "canonical:", arguments: [NSExpression(forKeyPath: "title")])),
+            attribute("itemCount", .integer64AttributeType, derived: NSExpression(format: "items.@count")),
+            attribute("total", .doubleAttributeType, derived: NSExpression(format: "items.@sum.price")),
+            attribute("modified", .dateAttributeType, derived: NSExpression(format: "now()")),
             items,
         ]
         item.properties = [attribute("price", .doubleAttributeType), owner]
@@ -63,5 +63,40 @@ private enum DerivedModel {
         let copy = try other.existingObject(with: list.objectID)
         #expect((copy.value(forKey: "itemCount") as? NSNumber)?.intValue == 3)
         #expect((copy.value(forKey: "total") as? NSNumber)?.doubleValue == 10.0)
+    }
+}
+
+@Suite struct DerivedAttributeDescriptionTests {
+    @Test("a model file's derived attribute is an NSDerivedAttributeDescription that derives as one built in code")
+    func fileAndCodeDeriveAlike() throws {
+        let folder = try TemporaryDirectory()
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="22A380" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+              <entity name="Person" representedClassName="NSManagedObject" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="searchName" optional="YES" attributeType="String" derived="YES" derivationExpression="canonical:(name)"/>
+              </entity>
+            </model>
+            """
+        let version = try ModelFiles.writeVersion("People", in: folder.url, contents: xml)
+        let fromFile = try #require(NSManagedObjectModel(contentsOf: version))
+        let loaded = try #require(fromFile.entitiesByName["Person"]?.attributesByName["searchName"] as? NSDerivedAttributeDescription)
+        #expect(loaded.derivationExpression?.function == "canonical:")
+
+        let searchName = NSDerivedAttributeDescription()
+        searchName.name = "searchName"
+        searchName.attributeType = .stringAttributeType
+        searchName.derivationExpression = NSExpression(forFunction: "canonical:", arguments: [NSExpression(forKeyPath: "name")])
+        let inCode = NSManagedObjectModel()
+        inCode.entities = [entity("Person", [attribute("name", .stringAttributeType), searchName])]
+        #expect(inCode.entityVersionHashesByName == fromFile.entityVersionHashesByName)
+
+        for model in [fromFile, inCode] {
+            let stack = try TestStack(storeType: NSSQLiteStoreType, model: model)
+            let person = stack.insert("Person", ["name": "Zoë Ünal"])
+            try stack.context.save()
+            #expect(person.value(forKey: "searchName") as? String == "zoe unal")
+        }
     }
 }

@@ -99,11 +99,11 @@ import CoreDataTestSupport
         #expect(list.value(forKey: "title") as? String == "Monthly")
     }
 
-    @Test("a value of the wrong type is reported at save, naming object and key")
+    @Test("a value of the wrong type stored with setPrimitiveValue is reported at save, naming object and key")
     func wrongTypeFailsValidation() throws {
         let stack = try TestStack()
         let item = stack.insertItem("Oil")
-        item.setValue("many", forKey: "quantity")
+        item.setPrimitiveValue("many", forKey: "quantity")
         #expect(item.value(forKey: "quantity") as? String == "many")
         let error = try #require(throws: NSError.self) { try stack.context.save() }
         #expect(error.domain == NSCocoaErrorDomain)

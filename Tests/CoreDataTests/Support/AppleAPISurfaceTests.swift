@@ -311,6 +311,14 @@ private final class _Sub98: NSPropertyDescription, @unchecked Sendable {}
     let _: Any.Type = NSPropertyDescription.self
         let _: NSObject.Type = NSPropertyDescription.self
 }
+@MainActor private func _check99() {
+    func _c99g<X: NSCoding>(_: X.Type) {}
+        _c99g(NSPropertyDescription.self)
+}
+@MainActor private func _check100() {
+    func _c100g<X: NSCopying>(_: X.Type) {}
+        _c100g(NSPropertyDescription.self)
+}
 @MainActor private func _check101() {
     let _: KeyPath<NSPropertyDescription, NSEntityDescription> = \NSPropertyDescription.entity
 }
@@ -445,6 +453,14 @@ private final class _Sub133: NSAttributeDescription, @unchecked Sendable {}
 @MainActor private func _check140() {
     let _: ReferenceWritableKeyPath<NSAttributeDescription, Bool> = \NSAttributeDescription.preservesValueInHistoryOnDeletion
 }
+private final class _Sub142: NSDerivedAttributeDescription, @unchecked Sendable {}
+@MainActor private func _check142() {
+    let _: Any.Type = NSDerivedAttributeDescription.self
+        let _: NSAttributeDescription.Type = NSDerivedAttributeDescription.self
+}
+@MainActor private func _check143() {
+    let _: ReferenceWritableKeyPath<NSDerivedAttributeDescription, NSExpression?> = \NSDerivedAttributeDescription.derivationExpression
+}
 private final class _Sub144: NSCompositeAttributeDescription, @unchecked Sendable {}
 @MainActor private func _check144() {
     let _: Any.Type = NSCompositeAttributeDescription.self
@@ -457,6 +473,14 @@ private final class _Sub146: NSEntityDescription, @unchecked Sendable {}
 @MainActor private func _check146() {
     let _: Any.Type = NSEntityDescription.self
         let _: NSObject.Type = NSEntityDescription.self
+}
+@MainActor private func _check147() {
+    func _c147g<X: NSCoding>(_: X.Type) {}
+        _c147g(NSEntityDescription.self)
+}
+@MainActor private func _check148() {
+    func _c148g<X: NSCopying>(_: X.Type) {}
+        _c148g(NSEntityDescription.self)
 }
 @MainActor private func _check150() {
     let _: (String, NSManagedObjectContext) -> NSEntityDescription? = NSEntityDescription.entity(forEntityName:in:)
@@ -602,6 +626,14 @@ private final class _Sub193: NSFetchIndexDescription, @unchecked Sendable {}
     let _: Any.Type = NSFetchIndexDescription.self
         let _: NSObject.Type = NSFetchIndexDescription.self
 }
+@MainActor private func _check194() {
+    func _c194g<X: NSCoding>(_: X.Type) {}
+        _c194g(NSFetchIndexDescription.self)
+}
+@MainActor private func _check195() {
+    func _c195g<X: NSCopying>(_: X.Type) {}
+        _c195g(NSFetchIndexDescription.self)
+}
 private final class _Sub193_196: NSFetchIndexDescription, @unchecked Sendable {}
 @MainActor private func _check196() {
     let _: (String, [NSFetchIndexElementDescription]?) -> NSFetchIndexDescription = NSFetchIndexDescription.init(name:elements:)
@@ -619,16 +651,48 @@ private final class _Sub193_196: NSFetchIndexDescription, @unchecked Sendable {}
 @MainActor private func _check200() {
     let _: ReferenceWritableKeyPath<NSFetchIndexDescription, NSPredicate?> = \NSFetchIndexDescription.partialIndexPredicate
 }
+@MainActor private func _check201() {
+    let _: Any.Type = NSFetchIndexElementType.self
+        let _: UInt.Type = NSFetchIndexElementType.RawValue.self
+}
+@MainActor private func _check202() {
+    func _c202g<X: Sendable>(_: X.Type) {}
+        _c202g(NSFetchIndexElementType.self)
+}
+@MainActor private func _check203() {
+    let _: NSFetchIndexElementType = NSFetchIndexElementType.binary
+    #expect(NSFetchIndexElementType.binary.rawValue == 0)
+}
+@MainActor private func _check204() {
+    let _: NSFetchIndexElementType = NSFetchIndexElementType.rTree
+    #expect(NSFetchIndexElementType.rTree.rawValue == 1)
+}
 private final class _Sub205: NSFetchIndexElementDescription, @unchecked Sendable {}
 @MainActor private func _check205() {
     let _: Any.Type = NSFetchIndexElementDescription.self
         let _: NSObject.Type = NSFetchIndexElementDescription.self
+}
+@MainActor private func _check206() {
+    func _c206g<X: NSCoding>(_: X.Type) {}
+        _c206g(NSFetchIndexElementDescription.self)
+}
+@MainActor private func _check207() {
+    func _c207g<X: NSCopying>(_: X.Type) {}
+        _c207g(NSFetchIndexElementDescription.self)
+}
+private final class _Sub205_208: NSFetchIndexElementDescription, @unchecked Sendable {}
+@MainActor private func _check208() {
+    let _: (NSPropertyDescription, NSFetchIndexElementType) -> NSFetchIndexElementDescription = NSFetchIndexElementDescription.init(property:collationType:)
+        let _: (NSPropertyDescription, NSFetchIndexElementType) -> _Sub205_208 = _Sub205_208.init(property:collationType:)
 }
 @MainActor private func _check209() {
     let _: KeyPath<NSFetchIndexElementDescription, NSPropertyDescription?> = \NSFetchIndexElementDescription.property
 }
 @MainActor private func _check210() {
     let _: KeyPath<NSFetchIndexElementDescription, String?> = \NSFetchIndexElementDescription.propertyName
+}
+@MainActor private func _check211() {
+    let _: ReferenceWritableKeyPath<NSFetchIndexElementDescription, NSFetchIndexElementType> = \NSFetchIndexElementDescription.collationType
 }
 @MainActor private func _check212() {
     let _: ReferenceWritableKeyPath<NSFetchIndexElementDescription, Bool> = \NSFetchIndexElementDescription.isAscending
@@ -668,6 +732,10 @@ private final class _Sub221: NSPersistentStoreRequest, @unchecked Sendable {}
 @MainActor private func _check221() {
     let _: Any.Type = NSPersistentStoreRequest.self
         let _: NSObject.Type = NSPersistentStoreRequest.self
+}
+@MainActor private func _check222() {
+    func _c222g<X: NSCopying>(_: X.Type) {}
+        _c222g(NSPersistentStoreRequest.self)
 }
 @MainActor private func _check223() {
     let _: ReferenceWritableKeyPath<NSPersistentStoreRequest, [NSPersistentStore]?> = \NSPersistentStoreRequest.affectedStores
@@ -711,6 +779,9 @@ private final class _Sub235: NSManagedObject {}
 @MainActor private func _check235() {
     let _: Any.Type = NSManagedObject.self
         let _: NSObject.Type = NSManagedObject.self
+}
+@MainActor private func _check236() {
+    let _: () -> Bool = { NSManagedObject.contextShouldIgnoreUnmodeledPropertyChanges }
 }
 @MainActor private func _check237() {
     let _: () -> NSEntityDescription = NSManagedObject.entity
@@ -758,6 +829,9 @@ private final class _Sub235_239: NSManagedObject {}
 @MainActor private func _check250() {
     let _: (NSManagedObject) -> (String) -> [NSManagedObjectID] = NSManagedObject.objectIDs(forRelationshipNamed:)
 }
+@MainActor private func _check251() {
+    let _: KeyPath<NSManagedObject, Int> = \NSManagedObject.faultingState
+}
 @MainActor private func _check252() {
     let _: (NSManagedObject) -> (String?) -> Void = NSManagedObject.willAccessValue(forKey:)
 }
@@ -769,6 +843,12 @@ private final class _Sub235_239: NSManagedObject {}
 }
 @MainActor private func _check255() {
     let _: (NSManagedObject) -> (String) -> Void = NSManagedObject.didChangeValue(forKey:)
+}
+@MainActor private func _check256() {
+    let _: (NSManagedObject) -> (String, NSKeyValueSetMutationKind, Set<AnyHashable>) -> Void = NSManagedObject.willChangeValue(forKey:withSetMutation:using:)
+}
+@MainActor private func _check257() {
+    let _: (NSManagedObject) -> (String, NSKeyValueSetMutationKind, Set<AnyHashable>) -> Void = NSManagedObject.didChangeValue(forKey:withSetMutation:using:)
 }
 @MainActor private func _check258() {
     let _: (NSManagedObject) -> () -> Void = NSManagedObject.awakeFromFetch
@@ -875,10 +955,21 @@ private final class _Sub279: NSManagedObjectID, @unchecked Sendable {}
 @MainActor private func _check293() {
     let _: Any.Type = (any NSFetchRequestResult).self
 }
+@MainActor private func _check294() {
+    func _c294f(_ x: any NSFetchRequestResult) { let _: any NSObjectProtocol = x }
+}
 private final class _Sub295: NSFetchRequest<NSManagedObject>, @unchecked Sendable {}
 @MainActor private func _check295() {
     let _: Any.Type = NSFetchRequest<NSManagedObject>.self
         let _: NSPersistentStoreRequest.Type = NSFetchRequest<NSManagedObject>.self
+}
+@MainActor private func _check296() {
+    func _c296g<X: NSCoding>(_: X.Type) {}
+        _c296g(NSFetchRequest<NSManagedObject>.self)
+}
+@MainActor private func _check297() {
+    func _c297g<X: NSCopying>(_: X.Type) {}
+        _c297g(NSFetchRequest<NSManagedObject>.self)
 }
 private final class _Sub295_298: NSFetchRequest<NSManagedObject>, @unchecked Sendable {}
 @MainActor private func _check298() {
@@ -961,6 +1052,9 @@ private final class _Sub321: NSAsynchronousFetchRequest<NSManagedObject>, @unche
 @MainActor private func _check322() {
     let _: KeyPath<NSAsynchronousFetchRequest<NSManagedObject>, NSFetchRequest<NSManagedObject>> = \NSAsynchronousFetchRequest<NSManagedObject>.fetchRequest
 }
+@MainActor private func _check323() {
+    let _: KeyPath<NSAsynchronousFetchRequest<NSManagedObject>, NSPersistentStoreAsynchronousFetchResultCompletionBlock?> = \NSAsynchronousFetchRequest<NSManagedObject>.completionBlock
+}
 @MainActor private func _check324() {
     let _: ReferenceWritableKeyPath<NSAsynchronousFetchRequest<NSManagedObject>, Int> = \NSAsynchronousFetchRequest<NSManagedObject>.estimatedResultCount
 }
@@ -969,10 +1063,38 @@ private final class _Sub321_325: NSAsynchronousFetchRequest<NSManagedObject>, @u
     let _: (NSFetchRequest<NSManagedObject>, ((NSAsynchronousFetchResult<NSManagedObject>) -> Void)?) -> NSAsynchronousFetchRequest<NSManagedObject> = NSAsynchronousFetchRequest<NSManagedObject>.init(fetchRequest:completionBlock:)
         let _: (NSFetchRequest<NSManagedObject>, ((NSAsynchronousFetchResult<NSManagedObject>) -> Void)?) -> _Sub321_325 = _Sub321_325.init(fetchRequest:completionBlock:)
 }
+@MainActor private func _check326() {
+    let _: () -> NSExpression.ExpressionType = { NSFetchRequestExpressionType }
+}
+private final class _Sub327: NSFetchRequestExpression {}
+@MainActor private func _check327() {
+    let _: Any.Type = NSFetchRequestExpression.self
+        let _: NSExpression.Type = NSFetchRequestExpression.self
+}
+@MainActor private func _check328() {
+    let _: (NSExpression, NSExpression, Bool) -> NSExpression = NSFetchRequestExpression.expression(forFetch:context:countOnly:)
+}
+@MainActor private func _check329() {
+    let _: KeyPath<NSFetchRequestExpression, NSExpression> = \NSFetchRequestExpression.requestExpression
+}
+@MainActor private func _check330() {
+    let _: KeyPath<NSFetchRequestExpression, NSExpression> = \NSFetchRequestExpression.contextExpression
+}
+@MainActor private func _check331() {
+    let _: KeyPath<NSFetchRequestExpression, Bool> = \NSFetchRequestExpression.isCountOnlyRequest
+}
 private final class _Sub332: NSManagedObjectModel, @unchecked Sendable {}
 @MainActor private func _check332() {
     let _: Any.Type = NSManagedObjectModel.self
         let _: NSObject.Type = NSManagedObjectModel.self
+}
+@MainActor private func _check333() {
+    func _c333g<X: NSCoding>(_: X.Type) {}
+        _c333g(NSManagedObjectModel.self)
+}
+@MainActor private func _check334() {
+    func _c334g<X: NSCopying>(_: X.Type) {}
+        _c334g(NSManagedObjectModel.self)
 }
 @MainActor private func _check336() {
     let _: ([Bundle]?) -> NSManagedObjectModel? = NSManagedObjectModel.mergedModel(from:)
@@ -1021,6 +1143,11 @@ private final class _Sub332_339: NSManagedObjectModel, @unchecked Sendable {}
 }
 @MainActor private func _check349() {
     let _: ([Bundle]?, [String: Any]) -> NSManagedObjectModel? = NSManagedObjectModel.mergedModel(from:forStoreMetadata:)
+}
+private final class _Sub332_350: NSManagedObjectModel, @unchecked Sendable {}
+@MainActor private func _check350() {
+    let _: ([NSManagedObjectModel], [String: Any]) -> NSManagedObjectModel? = NSManagedObjectModel.init(byMerging:forStoreMetadata:)
+        let _: ([NSManagedObjectModel], [String: Any]) -> _Sub332_350? = _Sub332_350.init(byMerging:forStoreMetadata:)
 }
 @MainActor private func _check351() {
     let _: KeyPath<NSManagedObjectModel, [String: NSFetchRequest<any NSFetchRequestResult>]> = \NSManagedObjectModel.fetchRequestTemplatesByName
@@ -1112,10 +1239,34 @@ private final class _Sub332_339: NSManagedObjectModel, @unchecked Sendable {}
 @MainActor private func _check383() {
     let _: () -> Any = { NSRollbackMergePolicy }
 }
+@MainActor private func _check384() {
+    let _: Any.Type = NSManagedObjectContextConcurrencyType.self
+        let _: UInt.Type = NSManagedObjectContextConcurrencyType.RawValue.self
+}
+@MainActor private func _check385() {
+    func _c385g<X: Sendable>(_: X.Type) {}
+        _c385g(NSManagedObjectContextConcurrencyType.self)
+}
+@available(*, deprecated) @MainActor private func _check386() {
+    let _: NSManagedObjectContextConcurrencyType = NSManagedObjectContextConcurrencyType.confinementConcurrencyType
+    #expect(NSManagedObjectContextConcurrencyType.confinementConcurrencyType.rawValue == 0)
+}
+@MainActor private func _check387() {
+    let _: NSManagedObjectContextConcurrencyType = NSManagedObjectContextConcurrencyType.privateQueueConcurrencyType
+    #expect(NSManagedObjectContextConcurrencyType.privateQueueConcurrencyType.rawValue == 1)
+}
+@MainActor private func _check388() {
+    let _: NSManagedObjectContextConcurrencyType = NSManagedObjectContextConcurrencyType.mainQueueConcurrencyType
+    #expect(NSManagedObjectContextConcurrencyType.mainQueueConcurrencyType.rawValue == 2)
+}
 private final class _Sub389: NSManagedObjectContext, @unchecked Sendable {}
 @MainActor private func _check389() {
     let _: Any.Type = NSManagedObjectContext.self
         let _: NSObject.Type = NSManagedObjectContext.self
+}
+@MainActor private func _check391() {
+    func _c391g<X: NSLocking>(_: X.Type) {}
+        _c391g(NSManagedObjectContext.self)
 }
 @MainActor private func _check392() {
     func _c392g<X: Sendable>(_: X.Type) {}
@@ -1126,8 +1277,16 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
     let _: () -> NSManagedObjectContext = NSManagedObjectContext.init
         let _: () -> _Sub389_394 = _Sub389_394.init
 }
+private final class _Sub389_395: NSManagedObjectContext, @unchecked Sendable {}
+@MainActor private func _check395() {
+    let _: (NSManagedObjectContextConcurrencyType) -> NSManagedObjectContext = NSManagedObjectContext.init(concurrencyType:)
+        let _: (NSManagedObjectContextConcurrencyType) -> _Sub389_395 = _Sub389_395.init(concurrencyType:)
+}
 @MainActor private func _check396() {
     let _: (NSManagedObjectContext) -> (@escaping @Sendable () -> Void) -> Void = NSManagedObjectContext.perform(_:)
+}
+@MainActor private func _check397() {
+    let _: (NSManagedObjectContext) -> (@Sendable () -> Void) -> Void = NSManagedObjectContext.performAndWait(_:)
 }
 @MainActor private func _check398() {
     let _: ReferenceWritableKeyPath<NSManagedObjectContext, NSPersistentStoreCoordinator?> = \NSManagedObjectContext.persistentStoreCoordinator
@@ -1143,6 +1302,12 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 }
 @MainActor private func _check402() {
     let _: KeyPath<NSManagedObjectContext, Bool> = \NSManagedObjectContext.hasChanges
+}
+@MainActor private func _check403() {
+    let _: KeyPath<NSManagedObjectContext, NSMutableDictionary> = \NSManagedObjectContext.userInfo
+}
+@MainActor private func _check404() {
+    let _: KeyPath<NSManagedObjectContext, NSManagedObjectContextConcurrencyType> = \NSManagedObjectContext.concurrencyType
 }
 @MainActor private func _check405() {
     let _: (NSManagedObjectContext) -> (NSManagedObjectID) -> NSManagedObject? = NSManagedObjectContext.registeredObject(for:)
@@ -1168,8 +1333,14 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 @MainActor private func _check412() {
     let _: (NSManagedObjectContext) -> (NSManagedObject, Bool) -> Void = NSManagedObjectContext.refresh(_:mergeChanges:)
 }
+@MainActor private func _check413() {
+    let _: (NSManagedObjectContext) -> (NSManagedObject) -> Void = NSManagedObjectContext.detectConflicts(for:)
+}
 @MainActor private func _check415() {
     let _: (NSManagedObjectContext) -> () -> Void = NSManagedObjectContext.processPendingChanges
+}
+@MainActor private func _check416() {
+    let _: (NSManagedObjectContext) -> (Any, NSPersistentStore) -> Void = NSManagedObjectContext.assign(_:to:)
 }
 @MainActor private func _check417() {
     let _: KeyPath<NSManagedObjectContext, Set<NSManagedObject>> = \NSManagedObjectContext.insertedObjects
@@ -1201,11 +1372,26 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 @MainActor private func _check426() {
     let _: (NSManagedObjectContext) -> () -> Void = NSManagedObjectContext.refreshAllObjects
 }
+@available(*, deprecated) @MainActor private func _check427() {
+    let _: (NSManagedObjectContext) -> () -> Void = NSManagedObjectContext.lock
+}
+@available(*, deprecated) @MainActor private func _check428() {
+    let _: (NSManagedObjectContext) -> () -> Void = NSManagedObjectContext.unlock
+}
+@available(*, deprecated) @MainActor private func _check429() {
+    let _: (NSManagedObjectContext) -> () -> Bool = NSManagedObjectContext.tryLock
+}
+@MainActor private func _check430() {
+    let _: ReferenceWritableKeyPath<NSManagedObjectContext, Bool> = \NSManagedObjectContext.propagatesDeletesAtEndOfEvent
+}
 @MainActor private func _check431() {
     let _: ReferenceWritableKeyPath<NSManagedObjectContext, Bool> = \NSManagedObjectContext.retainsRegisteredObjects
 }
 @MainActor private func _check432() {
     let _: ReferenceWritableKeyPath<NSManagedObjectContext, Bool> = \NSManagedObjectContext.shouldDeleteInaccessibleFaults
+}
+@MainActor private func _check433() {
+    let _: (NSManagedObjectContext) -> (NSManagedObject, NSManagedObjectID, NSPropertyDescription?) -> Bool = NSManagedObjectContext.shouldHandleInaccessibleFault(_:for:triggeredByProperty:)
 }
 @MainActor private func _check434() {
     let _: ReferenceWritableKeyPath<NSManagedObjectContext, TimeInterval> = \NSManagedObjectContext.stalenessInterval
@@ -1218,6 +1404,9 @@ private final class _Sub389_394: NSManagedObjectContext, @unchecked Sendable {}
 }
 @MainActor private func _check437() {
     let _: (NSManagedObjectContext) -> (Notification) -> Void = NSManagedObjectContext.mergeChanges(fromContextDidSave:)
+}
+@MainActor private func _check438() {
+    let _: ([AnyHashable: Any], [NSManagedObjectContext]) -> Void = NSManagedObjectContext.mergeChanges(fromRemoteContextSave:into:)
 }
 @MainActor private func _check441() {
     let _: ReferenceWritableKeyPath<NSManagedObjectContext, Bool> = \NSManagedObjectContext.automaticallyMergesChangesFromParent
@@ -1323,6 +1512,10 @@ private final class _Sub487: NSPersistentStoreCoordinator, @unchecked Sendable {
     let _: Any.Type = NSPersistentStoreCoordinator.self
         let _: NSObject.Type = NSPersistentStoreCoordinator.self
 }
+@MainActor private func _check488() {
+    func _c488g<X: NSLocking>(_: X.Type) {}
+        _c488g(NSPersistentStoreCoordinator.self)
+}
 @MainActor private func _check489() {
     func _c489g<X: Sendable>(_: X.Type) {}
         _c489g(NSPersistentStoreCoordinator.self)
@@ -1397,6 +1590,24 @@ private final class _Sub487_490: NSPersistentStoreCoordinator, @unchecked Sendab
 }
 @MainActor private func _check514() {
     let _: (NSPersistentStoreCoordinator) -> (@Sendable () -> Void) -> Void = NSPersistentStoreCoordinator.performAndWait(_:)
+}
+@available(*, deprecated) @MainActor private func _check518() {
+    let _: (URL) throws -> [AnyHashable: Any] = NSPersistentStoreCoordinator.metadataForPersistentStore(with:)
+}
+@available(*, deprecated) @MainActor private func _check519() {
+    let _: (NSPersistentStoreCoordinator) -> () -> Void = NSPersistentStoreCoordinator.lock
+}
+@available(*, deprecated) @MainActor private func _check520() {
+    let _: (NSPersistentStoreCoordinator) -> () -> Void = NSPersistentStoreCoordinator.unlock
+}
+@available(*, deprecated) @MainActor private func _check521() {
+    let _: (NSPersistentStoreCoordinator) -> () -> Bool = NSPersistentStoreCoordinator.tryLock
+}
+@available(*, deprecated) @MainActor private func _check522() {
+    let _: (String?, URL) throws -> [String: Any] = NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:)
+}
+@available(*, deprecated) @MainActor private func _check523() {
+    let _: ([String: Any]?, String?, URL) throws -> Void = NSPersistentStoreCoordinator.setMetadata(_:forPersistentStoreOfType:at:)
 }
 private final class _Sub538: NSPersistentStore, @unchecked Sendable {}
 @MainActor private func _check538() {
@@ -1711,34 +1922,6 @@ private final class _Sub705_706: NSSaveChangesRequest, @unchecked Sendable {}
 @MainActor private func _check710() {
     let _: KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?> = \NSSaveChangesRequest.lockedObjects
 }
-@MainActor private func _check739() {
-    let _: Any.Type = NSMergePolicyType.self
-        let _: UInt.Type = NSMergePolicyType.RawValue.self
-}
-@MainActor private func _check740() {
-    func _c740g<X: Sendable>(_: X.Type) {}
-        _c740g(NSMergePolicyType.self)
-}
-@MainActor private func _check741() {
-    let _: NSMergePolicyType = NSMergePolicyType.errorMergePolicyType
-    #expect(NSMergePolicyType.errorMergePolicyType.rawValue == 0)
-}
-@MainActor private func _check742() {
-    let _: NSMergePolicyType = NSMergePolicyType.mergeByPropertyStoreTrumpMergePolicyType
-    #expect(NSMergePolicyType.mergeByPropertyStoreTrumpMergePolicyType.rawValue == 1)
-}
-@MainActor private func _check743() {
-    let _: NSMergePolicyType = NSMergePolicyType.mergeByPropertyObjectTrumpMergePolicyType
-    #expect(NSMergePolicyType.mergeByPropertyObjectTrumpMergePolicyType.rawValue == 2)
-}
-@MainActor private func _check744() {
-    let _: NSMergePolicyType = NSMergePolicyType.overwriteMergePolicyType
-    #expect(NSMergePolicyType.overwriteMergePolicyType.rawValue == 3)
-}
-@MainActor private func _check745() {
-    let _: NSMergePolicyType = NSMergePolicyType.rollbackMergePolicyType
-    #expect(NSMergePolicyType.rollbackMergePolicyType.rawValue == 4)
-}
 private final class _Sub746: NSMergeConflict, @unchecked Sendable {}
 @MainActor private func _check746() {
     let _: Any.Type = NSMergeConflict.self
@@ -1814,20 +1997,6 @@ private final class _Sub762: NSMergePolicy, @unchecked Sendable {}
 }
 @MainActor private func _check767() {
     let _: () -> NSMergePolicy = { NSMergePolicy.mergeByPropertyStoreTrump }
-}
-@MainActor private func _check768() {
-    let _: KeyPath<NSMergePolicy, NSMergePolicyType> = \NSMergePolicy.mergeType
-}
-private final class _Sub762_769: NSMergePolicy, @unchecked Sendable {}
-@MainActor private func _check769() {
-    let _: (NSMergePolicyType) -> NSMergePolicy = NSMergePolicy.init(merge:)
-        let _: (NSMergePolicyType) -> _Sub762_769 = _Sub762_769.init(merge:)
-}
-@MainActor private func _check770() {
-    let _: (NSMergePolicy) -> ([Any]) throws -> Void = NSMergePolicy.resolve(mergeConflicts:)
-}
-@MainActor private func _check771() {
-    let _: (NSMergePolicy) -> ([NSMergeConflict]) throws -> Void = NSMergePolicy.resolve(optimisticLockingConflicts:)
 }
 @MainActor private func _check772() {
     let _: (NSMergePolicy) -> ([NSConstraintConflict]) throws -> Void = NSMergePolicy.resolve(constraintConflicts:)
@@ -1931,6 +2100,9 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check971() {
     let _: () -> NSFetchRequest<any NSFetchRequestResult> = NSManagedObject.fetchRequest
 }
+@MainActor private func _check974() {
+    func _c974f(_ x: NSManagedObject, _ p0: String) { let _: Any? = x[p0]; x[p0] = x[p0] }
+}
 @MainActor private func _check978() {
     let _: Any.Type = NSPersistentStore.StoreType.self
 }
@@ -1945,6 +2117,9 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check981() {
     func _c981g<X: RawRepresentable>(_: X.Type) {}
         _c981g(NSPersistentStore.StoreType.self)
+}
+@MainActor private func _check982() {
+    let _: WritableKeyPath<NSPersistentStore.StoreType, String> = \NSPersistentStore.StoreType.rawValue
 }
 @MainActor private func _check983() {
     let _: (String) -> NSPersistentStore.StoreType = NSPersistentStore.StoreType.init(rawValue:)
@@ -1966,6 +2141,9 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 }
 @MainActor private func _check990() {
     let _: (NSPersistentStoreCoordinator) -> (NSPersistentStore.StoreType, String?, URL, [AnyHashable: Any]?) throws -> NSPersistentStore = NSPersistentStoreCoordinator.addPersistentStore(type:configuration:at:options:)
+}
+@MainActor private func _check991() {
+    let _: (AnyClass?, NSPersistentStore.StoreType) -> Void = NSPersistentStoreCoordinator.registerStoreClass(_:type:)
 }
 @MainActor private func _check992() {
     let _: (NSPersistentStore.StoreType, URL, [AnyHashable: Any]?) throws -> [String: Any] = NSPersistentStoreCoordinator.metadataForPersistentStore(type:at:options:)
@@ -2513,8 +2691,14 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check1173() {
     let _: KeyPath<CocoaError, [NSMergeConflict]?> = \CocoaError.persistentStoreSaveConflicts
 }
+@MainActor private func _check1216() {
+    let _: () -> URL = { NSPersistentContainer.defaultDirectoryURL }
+}
 @MainActor private func _check1217() {
     func _c1217f(_ x: NSPersistentContainer) async throws { let _: Int = try await x.performBackgroundTask(_v() as (NSManagedObjectContext) throws -> Int) }
+}
+@MainActor private func _check1221() {
+    let _: ReferenceWritableKeyPath<NSExpressionDescription, NSAttributeDescription.AttributeType> = \NSExpressionDescription.resultType
 }
 @MainActor private func _check1222() {
     let _: Any.Type = NSAttributeDescription.AttributeType.self
@@ -2530,6 +2714,9 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check1225() {
     func _c1225g<X: RawRepresentable>(_: X.Type) {}
         _c1225g(NSAttributeDescription.AttributeType.self)
+}
+@MainActor private func _check1226() {
+    let _: WritableKeyPath<NSAttributeDescription.AttributeType, NSAttributeType> = \NSAttributeDescription.AttributeType.rawValue
 }
 @MainActor private func _check1227() {
     let _: (NSAttributeType) -> NSAttributeDescription.AttributeType = NSAttributeDescription.AttributeType.init(rawValue:)
@@ -2661,6 +2848,12 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check1269() {
     let _: KeyPath<NSManagedObjectContext.NotificationKey, String> = \NSManagedObjectContext.NotificationKey.rawValue
 }
+@MainActor private func _check1270() {
+    let _: () -> NSManagedObjectContext.ConcurrencyType = { NSManagedObjectContext.ConcurrencyType.privateQueue }
+}
+@MainActor private func _check1271() {
+    let _: () -> NSManagedObjectContext.ConcurrencyType = { NSManagedObjectContext.ConcurrencyType.mainQueue }
+}
 @MainActor private func _check1272() {
     let _: Any.Type = NSManagedObjectContext.ConcurrencyType.self
 }
@@ -2675,6 +2868,15 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 @MainActor private func _check1275() {
     func _c1275g<X: RawRepresentable>(_: X.Type) {}
         _c1275g(NSManagedObjectContext.ConcurrencyType.self)
+}
+@MainActor private func _check1276() {
+    let _: WritableKeyPath<NSManagedObjectContext.ConcurrencyType, NSManagedObjectContextConcurrencyType> = \NSManagedObjectContext.ConcurrencyType.rawValue
+}
+@MainActor private func _check1277() {
+    let _: (NSManagedObjectContextConcurrencyType) -> NSManagedObjectContext.ConcurrencyType = NSManagedObjectContext.ConcurrencyType.init(rawValue:)
+}
+@MainActor private func _check1278() {
+    let _: (NSManagedObjectContextConcurrencyType).Type = NSManagedObjectContext.ConcurrencyType.RawValue.self
 }
 @MainActor private func _check1279() {
     let _: Any.Type = NSManagedObjectContext.ScheduledTaskType.self
@@ -2693,6 +2895,11 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 }
 @MainActor private func _check1284() {
     let _: KeyPath<NSManagedObjectContext.ScheduledTaskType, Int> = \NSManagedObjectContext.ScheduledTaskType.hashValue
+}
+private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
+@MainActor private func _check1285() {
+    let _: (NSManagedObjectContext.ConcurrencyType) -> NSManagedObjectContext = NSManagedObjectContext.init(_:)
+        let _: (NSManagedObjectContext.ConcurrencyType) -> _Sub389_1285 = _Sub389_1285.init(_:)
 }
 @MainActor private func _check1286() {
     func _c1286f(_ x: NSManagedObjectContext) async throws { let _: Int = try x.performAndWait(_v() as @Sendable () throws -> Int) }
@@ -2725,9 +2932,9 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 }
 
 @Suite struct AppleAPISurfaceTests {
-    @Test("841 of Apple's CoreData symbols compile as Apple code uses them")
+    @Test("901 of Apple's CoreData symbols compile as Apple code uses them")
     @MainActor func appleShapedCodeCompiles() {
-        // Compiled, not run: 87 checks of deprecated symbols (running them would
+        // Compiled, not run: 97 checks of deprecated symbols (running them would
         // warn) and 7 that call generic methods with placeholder arguments.
         let checks: [@MainActor () -> Void] = [
             _check0, _check1, _check2, _check3, _check4, _check5, _check6, _check7,
@@ -2742,90 +2949,96 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
             _check72, _check73, _check74, _check75, _check76, _check77, _check78, _check79,
             _check80, _check81, _check82, _check83, _check84, _check85, _check86, _check87,
             _check88, _check89, _check90, _check91, _check92, _check93, _check94, _check95,
-            _check96, _check97, _check98, _check101, _check102, _check103, _check104, _check105,
-            _check106, _check107, _check108, _check110, _check111, _check114, _check115, _check116,
-            _check117, _check118, _check119, _check120, _check121, _check122, _check123, _check124,
-            _check125, _check126, _check127, _check128, _check129, _check130, _check131, _check132,
-            _check133, _check134, _check135, _check136, _check137, _check138, _check139, _check140,
-            _check144, _check145, _check146, _check150, _check151, _check152, _check153, _check154,
-            _check155, _check156, _check157, _check158, _check159, _check160, _check161, _check162,
-            _check163, _check164, _check165, _check166, _check167, _check168, _check169, _check170,
-            _check173, _check174, _check175, _check176, _check177, _check178, _check179, _check180,
-            _check181, _check182, _check183, _check184, _check185, _check186, _check187, _check188,
-            _check189, _check190, _check191, _check192, _check193, _check196, _check197, _check198,
-            _check199, _check200, _check205, _check209, _check210, _check212, _check213, _check214,
-            _check215, _check216, _check217, _check218, _check219, _check220, _check221, _check223,
-            _check224, _check225, _check226, _check227, _check228, _check229, _check230, _check231,
-            _check232, _check233, _check234, _check235, _check237, _check238, _check239, _check240,
-            _check241, _check242, _check243, _check244, _check245, _check246, _check247, _check248,
-            _check249, _check250, _check252, _check253, _check254, _check255, _check258, _check259,
-            _check260, _check261, _check262, _check263, _check264, _check265, _check266, _check267,
-            _check268, _check269, _check270, _check271, _check272, _check274, _check275, _check276,
-            _check279, _check280, _check281, _check282, _check283, _check284, _check285, _check286,
-            _check287, _check288, _check289, _check290, _check291, _check292, _check293, _check295,
+            _check96, _check97, _check98, _check99, _check100, _check101, _check102, _check103,
+            _check104, _check105, _check106, _check107, _check108, _check110, _check111, _check114,
+            _check115, _check116, _check117, _check118, _check119, _check120, _check121, _check122,
+            _check123, _check124, _check125, _check126, _check127, _check128, _check129, _check130,
+            _check131, _check132, _check133, _check134, _check135, _check136, _check137, _check138,
+            _check139, _check140, _check142, _check143, _check144, _check145, _check146, _check147,
+            _check148, _check150, _check151, _check152, _check153, _check154, _check155, _check156,
+            _check157, _check158, _check159, _check160, _check161, _check162, _check163, _check164,
+            _check165, _check166, _check167, _check168, _check169, _check170, _check173, _check174,
+            _check175, _check176, _check177, _check178, _check179, _check180, _check181, _check182,
+            _check183, _check184, _check185, _check186, _check187, _check188, _check189, _check190,
+            _check191, _check192, _check193, _check194, _check195, _check196, _check197, _check198,
+            _check199, _check200, _check201, _check202, _check203, _check204, _check205, _check206,
+            _check207, _check208, _check209, _check210, _check211, _check212, _check213, _check214,
+            _check215, _check216, _check217, _check218, _check219, _check220, _check221, _check222,
+            _check223, _check224, _check225, _check226, _check227, _check228, _check229, _check230,
+            _check231, _check232, _check233, _check234, _check235, _check236, _check237, _check238,
+            _check239, _check240, _check241, _check242, _check243, _check244, _check245, _check246,
+            _check247, _check248, _check249, _check250, _check251, _check252, _check253, _check254,
+            _check255, _check256, _check257, _check258, _check259, _check260, _check261, _check262,
+            _check263, _check264, _check265, _check266, _check267, _check268, _check269, _check270,
+            _check271, _check272, _check274, _check275, _check276, _check279, _check280, _check281,
+            _check282, _check283, _check284, _check285, _check286, _check287, _check288, _check289,
+            _check290, _check291, _check292, _check293, _check294, _check295, _check296, _check297,
             _check298, _check299, _check300, _check301, _check302, _check303, _check304, _check305,
             _check306, _check307, _check308, _check309, _check310, _check311, _check312, _check313,
             _check314, _check315, _check316, _check317, _check318, _check319, _check320, _check321,
-            _check322, _check324, _check325, _check332, _check336, _check337, _check338, _check339,
-            _check340, _check341, _check342, _check343, _check344, _check345, _check346, _check347,
-            _check348, _check349, _check351, _check352, _check353, _check354, _check356, _check357,
-            _check358, _check359, _check360, _check361, _check362, _check363, _check364, _check367,
-            _check368, _check369, _check370, _check371, _check372, _check373, _check374, _check375,
-            _check376, _check377, _check378, _check379, _check380, _check381, _check382, _check383,
-            _check389, _check392, _check396, _check398, _check399, _check400, _check401, _check402,
-            _check405, _check406, _check407, _check408, _check409, _check410, _check411, _check412,
-            _check415, _check417, _check418, _check419, _check420, _check421, _check422, _check423,
-            _check424, _check425, _check426, _check431, _check432, _check434, _check435, _check436,
-            _check437, _check441, _check442, _check443, _check445, _check446, _check447, _check448,
+            _check322, _check323, _check324, _check325, _check326, _check327, _check328, _check329,
+            _check330, _check331, _check332, _check333, _check334, _check336, _check337, _check338,
+            _check339, _check340, _check341, _check342, _check343, _check344, _check345, _check346,
+            _check347, _check348, _check349, _check350, _check351, _check352, _check353, _check354,
+            _check356, _check357, _check358, _check359, _check360, _check361, _check362, _check363,
+            _check364, _check367, _check368, _check369, _check370, _check371, _check372, _check373,
+            _check374, _check375, _check376, _check377, _check378, _check379, _check380, _check381,
+            _check382, _check383, _check384, _check385, _check387, _check388, _check389, _check391,
+            _check392, _check395, _check396, _check397, _check398, _check399, _check400, _check401,
+            _check402, _check403, _check404, _check405, _check406, _check407, _check408, _check409,
+            _check410, _check411, _check412, _check413, _check415, _check416, _check417, _check418,
+            _check419, _check420, _check421, _check422, _check423, _check424, _check425, _check426,
+            _check430, _check431, _check432, _check433, _check434, _check435, _check436, _check437,
+            _check438, _check441, _check442, _check443, _check445, _check446, _check447, _check448,
             _check449, _check450, _check451, _check452, _check454, _check455, _check456, _check457,
             _check458, _check459, _check460, _check461, _check462, _check463, _check464, _check466,
             _check477, _check478, _check479, _check480, _check481, _check482, _check483, _check484,
-            _check485, _check486, _check487, _check489, _check490, _check491, _check492, _check493,
-            _check494, _check495, _check496, _check497, _check498, _check499, _check500, _check501,
-            _check502, _check503, _check504, _check505, _check506, _check507, _check510, _check511,
-            _check512, _check513, _check514, _check538, _check539, _check540, _check542, _check543,
-            _check544, _check545, _check546, _check547, _check548, _check549, _check550, _check551,
-            _check552, _check553, _check555, _check556, _check557, _check558, _check559, _check560,
-            _check561, _check562, _check563, _check564, _check565, _check566, _check567, _check568,
-            _check569, _check570, _check571, _check572, _check573, _check588, _check590, _check592,
-            _check593, _check594, _check595, _check596, _check597, _check598, _check599, _check600,
-            _check601, _check602, _check603, _check604, _check605, _check606, _check607, _check608,
-            _check609, _check610, _check614, _check615, _check637, _check638, _check639, _check640,
-            _check641, _check642, _check643, _check644, _check645, _check646, _check647, _check648,
-            _check649, _check650, _check651, _check652, _check653, _check677, _check678, _check679,
-            _check680, _check681, _check682, _check683, _check684, _check685, _check705, _check706,
-            _check707, _check708, _check709, _check710, _check739, _check740, _check741, _check742,
-            _check743, _check744, _check745, _check746, _check747, _check748, _check749, _check750,
-            _check751, _check752, _check753, _check754, _check755, _check756, _check757, _check758,
-            _check759, _check760, _check761, _check762, _check763, _check764, _check765, _check766,
-            _check767, _check768, _check769, _check770, _check771, _check772, _check813, _check814,
-            _check815, _check816, _check817, _check818, _check819, _check820, _check821, _check822,
-            _check823, _check824, _check825, _check826, _check827, _check829, _check830, _check831,
-            _check832, _check833, _check834, _check835, _check836, _check837, _check838, _check839,
-            _check840, _check841, _check971, _check978, _check979, _check980, _check981, _check983,
-            _check984, _check985, _check986, _check987, _check989, _check990, _check992, _check993,
-            _check994, _check995, _check996, _check999, _check1000, _check1001, _check1002, _check1003,
-            _check1004, _check1005, _check1006, _check1007, _check1008, _check1009, _check1010, _check1011,
-            _check1012, _check1013, _check1014, _check1015, _check1016, _check1017, _check1018, _check1019,
-            _check1020, _check1021, _check1022, _check1023, _check1024, _check1025, _check1026, _check1027,
-            _check1028, _check1029, _check1030, _check1031, _check1032, _check1033, _check1034, _check1035,
-            _check1036, _check1037, _check1038, _check1039, _check1040, _check1083, _check1084, _check1085,
-            _check1086, _check1087, _check1088, _check1089, _check1090, _check1091, _check1092, _check1093,
-            _check1094, _check1095, _check1096, _check1097, _check1098, _check1099, _check1100, _check1101,
-            _check1102, _check1103, _check1104, _check1105, _check1106, _check1107, _check1108, _check1109,
-            _check1110, _check1111, _check1112, _check1113, _check1114, _check1115, _check1116, _check1117,
-            _check1118, _check1119, _check1120, _check1121, _check1122, _check1123, _check1124, _check1167,
-            _check1168, _check1169, _check1170, _check1171, _check1172, _check1173, _check1222, _check1223,
-            _check1224, _check1225, _check1227, _check1228, _check1229, _check1230, _check1231, _check1232,
-            _check1233, _check1234, _check1235, _check1236, _check1237, _check1238, _check1239, _check1240,
-            _check1241, _check1242, _check1243, _check1244, _check1245, _check1247, _check1249, _check1250,
-            _check1251, _check1252, _check1253, _check1254, _check1255, _check1256, _check1257, _check1258,
-            _check1259, _check1260, _check1261, _check1262, _check1263, _check1264, _check1265, _check1266,
-            _check1267, _check1268, _check1269, _check1272, _check1273, _check1274, _check1275, _check1279,
-            _check1280, _check1281, _check1282, _check1283, _check1284, _check1288, _check1289, _check1290,
-            _check1291, _check1292, _check1293,
+            _check485, _check486, _check487, _check488, _check489, _check490, _check491, _check492,
+            _check493, _check494, _check495, _check496, _check497, _check498, _check499, _check500,
+            _check501, _check502, _check503, _check504, _check505, _check506, _check507, _check510,
+            _check511, _check512, _check513, _check514, _check538, _check539, _check540, _check542,
+            _check543, _check544, _check545, _check546, _check547, _check548, _check549, _check550,
+            _check551, _check552, _check553, _check555, _check556, _check557, _check558, _check559,
+            _check560, _check561, _check562, _check563, _check564, _check565, _check566, _check567,
+            _check568, _check569, _check570, _check571, _check572, _check573, _check588, _check590,
+            _check592, _check593, _check594, _check595, _check596, _check597, _check598, _check599,
+            _check600, _check601, _check602, _check603, _check604, _check605, _check606, _check607,
+            _check608, _check609, _check610, _check614, _check615, _check637, _check638, _check639,
+            _check640, _check641, _check642, _check643, _check644, _check645, _check646, _check647,
+            _check648, _check649, _check650, _check651, _check652, _check653, _check677, _check678,
+            _check679, _check680, _check681, _check682, _check683, _check684, _check685, _check705,
+            _check706, _check707, _check708, _check709, _check710, _check746, _check747, _check748,
+            _check749, _check750, _check751, _check752, _check753, _check754, _check755, _check756,
+            _check757, _check758, _check759, _check760, _check761, _check762, _check763, _check764,
+            _check765, _check766, _check767, _check772, _check813, _check814, _check815, _check816,
+            _check817, _check818, _check819, _check820, _check821, _check822, _check823, _check824,
+            _check825, _check826, _check827, _check829, _check830, _check831, _check832, _check833,
+            _check834, _check835, _check836, _check837, _check838, _check839, _check840, _check841,
+            _check971, _check974, _check978, _check979, _check980, _check981, _check982, _check983,
+            _check984, _check985, _check986, _check987, _check989, _check990, _check991, _check992,
+            _check993, _check994, _check995, _check996, _check999, _check1000, _check1001, _check1002,
+            _check1003, _check1004, _check1005, _check1006, _check1007, _check1008, _check1009, _check1010,
+            _check1011, _check1012, _check1013, _check1014, _check1015, _check1016, _check1017, _check1018,
+            _check1019, _check1020, _check1021, _check1022, _check1023, _check1024, _check1025, _check1026,
+            _check1027, _check1028, _check1029, _check1030, _check1031, _check1032, _check1033, _check1034,
+            _check1035, _check1036, _check1037, _check1038, _check1039, _check1040, _check1083, _check1084,
+            _check1085, _check1086, _check1087, _check1088, _check1089, _check1090, _check1091, _check1092,
+            _check1093, _check1094, _check1095, _check1096, _check1097, _check1098, _check1099, _check1100,
+            _check1101, _check1102, _check1103, _check1104, _check1105, _check1106, _check1107, _check1108,
+            _check1109, _check1110, _check1111, _check1112, _check1113, _check1114, _check1115, _check1116,
+            _check1117, _check1118, _check1119, _check1120, _check1121, _check1122, _check1123, _check1124,
+            _check1167, _check1168, _check1169, _check1170, _check1171, _check1172, _check1173, _check1216,
+            _check1221, _check1222, _check1223, _check1224, _check1225, _check1226, _check1227, _check1228,
+            _check1229, _check1230, _check1231, _check1232, _check1233, _check1234, _check1235, _check1236,
+            _check1237, _check1238, _check1239, _check1240, _check1241, _check1242, _check1243, _check1244,
+            _check1245, _check1247, _check1249, _check1250, _check1251, _check1252, _check1253, _check1254,
+            _check1255, _check1256, _check1257, _check1258, _check1259, _check1260, _check1261, _check1262,
+            _check1263, _check1264, _check1265, _check1266, _check1267, _check1268, _check1269, _check1270,
+            _check1271, _check1272, _check1273, _check1274, _check1275, _check1276, _check1277, _check1278,
+            _check1279, _check1280, _check1281, _check1282, _check1283, _check1284, _check1285, _check1288,
+            _check1289, _check1290, _check1291, _check1292, _check1293,
         ]
         for check in checks { check() }
-        #expect(checks.count == 747)
+        #expect(checks.count == 797)
     }
 }
