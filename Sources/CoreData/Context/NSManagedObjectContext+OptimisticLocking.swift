@@ -138,7 +138,7 @@ extension NSManagedObjectContext {
                 return
             }
             if type == .rollbackMergePolicyType {
-                discardChanges(of: object)
+                discardChanges(of: object, for: fresh)
             } else if object.isDeletedFlag {
                 try keepDeletion(of: object, over: fresh)
             } else {
@@ -156,14 +156,17 @@ extension NSManagedObjectContext {
     }
 
     /// Rollback: the object's changes and its deletion are discarded; it becomes a fault
-    /// of the store's row (read afresh into the coordinator's cache by the caller).
-    private func discardChanges(of object: NSManagedObject) {
+    /// of the store's row `fresh` (read afresh into the coordinator's cache by the
+    /// caller), which is also its snapshot from now on: the version a later check of the
+    /// object (`detectConflicts(for:)`) expects.
+    private func discardChanges(of object: NSManagedObject, for fresh: StoreRow) {
         changes.cancelChanges(object)
         if object.isDeletedFlag {
             object.isDeletedFlag = false
             changes.cancelDelete(object)
         }
         object.turnIntoFault()
+        object.committedRow = fresh
     }
 
     /// A deletion that stands over the store's newer row: the save deletes that version,

@@ -494,6 +494,29 @@ private final class StubbornPolicy: NSMergePolicy, @unchecked Sendable {
         #expect(note.value(forKey: "title") as? String == "Mine")
     }
 
+    @Test("an object marked with detectConflicts(for:) that another app changed takes the store's values, and the save goes through",
+          arguments: ["storeTrump", "objectTrump", "rollback"])
+    func detectConflictsWithPolicy(policy: String) throws {
+        let shared = try SharedNotes()
+        try shared.seed()
+        let mine = shared.mine!, theirs = shared.theirs!
+        mine.mergePolicy = ConflictModels.policies[policy]!
+        let note = try shared.note(in: mine)
+        try shared.note(in: theirs).setValue("Theirs", forKey: "title")
+        try theirs.save()
+
+        // This save reads the note's title and must not rest on a stale one.
+        mine.detectConflicts(for: note)
+        let bob = NSEntityDescription.insertNewObject(forEntityName: "Person", into: mine)
+        bob.setValue("Bob, reader of \(note.value(forKey: "title") as? String ?? "?")", forKey: "name")
+        try mine.save()
+        #expect(note.value(forKey: "title") as? String == "Theirs")
+        #expect(!note.hasChanges)
+        // The note was not written: the version is still theirs.
+        #expect(try shared.versions() == ["Theirs": 2])
+        #expect(try shared.reader().count(for: NSFetchRequest<NSManagedObject>(entityName: "Person")) == 2)
+    }
+
     @Test("rollback undoes a deletion whose row changed in the store")
     func rollbackUndoesDeletion() throws {
         let shared = try SharedNotes()
