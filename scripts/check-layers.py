@@ -41,6 +41,7 @@ LAYERS = {
     "Object": "NSManagedObject, @Managed, value transformers",
     "Undo": "UndoManager",
     "Context": "NSManagedObjectContext: object sources, change tracking, saving, merging",
+    "FetchedResults": "NSFetchedResultsController: sections of a fetch, kept up to date with its context's changes",
     "CustomStore": "NSIncrementalStore, NSAtomicStore: store classes written by apps, and the adapters that make them StoreBackends",
     "Container": "NSPersistentContainer and NSPersistentStoreDescription",
     "SPI": "throwing twins for the C API (Sources/CoreDataC)",

@@ -92,6 +92,17 @@ final class ChangeTracker {
         eventTouched.removeValue(forKey: id)
     }
 
+    /// Whether the current event inserted the object (no change event announced it yet).
+    func isInsertedInCurrentEvent(_ object: NSManagedObject) -> Bool {
+        eventInserted[ObjectIdentifier(object)] != nil
+    }
+
+    /// An object whose insert an earlier event announced left the context unsaved (it was
+    /// deleted): this event announces it as deleted.
+    func recordRemovalOfAnnouncedInsert(_ object: NSManagedObject) {
+        eventDeleted[ObjectIdentifier(object)] = object
+    }
+
     // MARK: - Delete rules
 
     /// Queues a deleted object for its delete rules.
@@ -138,8 +149,11 @@ final class ChangeTracker {
         -> (inserted: Set<NSManagedObject>, updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>) {
         let insertedNow = Set(eventInserted.values.filter { $0.context === context })
         let deletedNow = Set(eventDeleted.values)
+        // An object inserted in an earlier event and changed in this one is updated for
+        // this event (as on Apple), though the context still counts it as inserted.
         let updatedNow = Set(eventTouched.values.filter {
-            $0.context === context && !$0.isInsertedFlag && !$0.isDeletedFlag && $0.storage.hasEventDirty
+            $0.context === context && eventInserted[ObjectIdentifier($0)] == nil && !$0.isDeletedFlag
+                && $0.storage.hasEventDirty
         })
         for object in eventTouched.values { object.storage.clearEventDirty() }
         for object in eventInserted.values { object.storage.clearEventDirty() }

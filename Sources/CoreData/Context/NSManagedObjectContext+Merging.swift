@@ -111,7 +111,6 @@ extension NSManagedObjectContext {
             object.isDeletedFlag = false
             object.isInsertedFlag = false
             unregister(object)
-            object.storage.turnIntoFault()
             invalidated.insert(object)
         }
         var payload: [AnyHashable: Any] = [:]
@@ -119,6 +118,9 @@ extension NSManagedObjectContext {
         if !refreshed.isEmpty { payload[NSRefreshedObjectsKey] = refreshed }
         if !invalidated.isEmpty { payload[NSInvalidatedObjectsKey] = invalidated }
         if !payload.isEmpty { post(.NSManagedObjectContextObjectsDidChange, payload) }
+        // Observers read the deleted objects' last values during the notification (as a
+        // fetched results controller's delegate does); they become faults after it.
+        for object in invalidated { object.storage.turnIntoFault() }
         post(.NSManagedObjectContextDidMergeChangesObjectIDs, [
             NSInsertedObjectIDsKey: Set(ids.inserted),
             NSUpdatedObjectIDsKey: Set(ids.updated),

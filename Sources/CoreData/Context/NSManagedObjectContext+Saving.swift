@@ -53,7 +53,9 @@ extension NSManagedObjectContext {
             if object.isInsertedFlag {
                 object.isInsertedFlag = false
                 object.isDeletedFlag = false
+                let announced = !changes.isInsertedInCurrentEvent(object)
                 unregister(object)
+                if announced { changes.recordRemovalOfAnnouncedInsert(object) }
                 recordRemovalOfDeletedInsert(object)
             }
         }

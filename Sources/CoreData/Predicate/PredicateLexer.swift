@@ -1,8 +1,8 @@
 import Foundation
 
 /// One token of a predicate format string, with its character offset.
-struct PredicateToken {
-    enum Kind: Equatable {
+struct PredicateToken: Sendable {
+    enum Kind: Equatable, Sendable {
         /// A key (`name`), or a `#`-escaped one (`#size`, escaped == true).
         case identifier(String, escaped: Bool)
         /// A reserved word, upper-cased: `AND`, `BEGINSWITH`, `UTI-CONFORMS-TO`, ….

@@ -30,7 +30,7 @@ struct PredicateParser {
     init(format: String, arguments: [Any]) throws(PredicateParseError) {
         self.format = format
         self.arguments = arguments
-        tokens = try PredicateLexer.tokenize(format)
+        tokens = try PredicateTokenCache.tokens(of: format)
     }
 
     // MARK: - Entry points

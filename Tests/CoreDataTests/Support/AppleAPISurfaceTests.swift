@@ -1922,34 +1922,6 @@ private final class _Sub705_706: NSSaveChangesRequest, @unchecked Sendable {}
 @MainActor private func _check710() {
     let _: KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?> = \NSSaveChangesRequest.lockedObjects
 }
-@MainActor private func _check739() {
-    let _: Any.Type = NSMergePolicyType.self
-        let _: UInt.Type = NSMergePolicyType.RawValue.self
-}
-@MainActor private func _check740() {
-    func _c740g<X: Sendable>(_: X.Type) {}
-        _c740g(NSMergePolicyType.self)
-}
-@MainActor private func _check741() {
-    let _: NSMergePolicyType = NSMergePolicyType.errorMergePolicyType
-    #expect(NSMergePolicyType.errorMergePolicyType.rawValue == 0)
-}
-@MainActor private func _check742() {
-    let _: NSMergePolicyType = NSMergePolicyType.mergeByPropertyStoreTrumpMergePolicyType
-    #expect(NSMergePolicyType.mergeByPropertyStoreTrumpMergePolicyType.rawValue == 1)
-}
-@MainActor private func _check743() {
-    let _: NSMergePolicyType = NSMergePolicyType.mergeByPropertyObjectTrumpMergePolicyType
-    #expect(NSMergePolicyType.mergeByPropertyObjectTrumpMergePolicyType.rawValue == 2)
-}
-@MainActor private func _check744() {
-    let _: NSMergePolicyType = NSMergePolicyType.overwriteMergePolicyType
-    #expect(NSMergePolicyType.overwriteMergePolicyType.rawValue == 3)
-}
-@MainActor private func _check745() {
-    let _: NSMergePolicyType = NSMergePolicyType.rollbackMergePolicyType
-    #expect(NSMergePolicyType.rollbackMergePolicyType.rawValue == 4)
-}
 private final class _Sub746: NSMergeConflict, @unchecked Sendable {}
 @MainActor private func _check746() {
     let _: Any.Type = NSMergeConflict.self
@@ -2026,22 +1998,123 @@ private final class _Sub762: NSMergePolicy, @unchecked Sendable {}
 @MainActor private func _check767() {
     let _: () -> NSMergePolicy = { NSMergePolicy.mergeByPropertyStoreTrump }
 }
-@MainActor private func _check768() {
-    let _: KeyPath<NSMergePolicy, NSMergePolicyType> = \NSMergePolicy.mergeType
-}
-private final class _Sub762_769: NSMergePolicy, @unchecked Sendable {}
-@MainActor private func _check769() {
-    let _: (NSMergePolicyType) -> NSMergePolicy = NSMergePolicy.init(merge:)
-        let _: (NSMergePolicyType) -> _Sub762_769 = _Sub762_769.init(merge:)
-}
-@MainActor private func _check770() {
-    let _: (NSMergePolicy) -> ([Any]) throws -> Void = NSMergePolicy.resolve(mergeConflicts:)
-}
-@MainActor private func _check771() {
-    let _: (NSMergePolicy) -> ([NSMergeConflict]) throws -> Void = NSMergePolicy.resolve(optimisticLockingConflicts:)
-}
 @MainActor private func _check772() {
     let _: (NSMergePolicy) -> ([NSConstraintConflict]) throws -> Void = NSMergePolicy.resolve(constraintConflicts:)
+}
+private final class _Sub773: NSFetchedResultsController<NSManagedObject> {}
+@MainActor private func _check773() {
+    let _: Any.Type = NSFetchedResultsController<NSManagedObject>.self
+        let _: NSObject.Type = NSFetchedResultsController<NSManagedObject>.self
+}
+private final class _Sub773_774: NSFetchedResultsController<NSManagedObject> {}
+@MainActor private func _check774() {
+    let _: (NSFetchRequest<NSManagedObject>, NSManagedObjectContext, String?, String?) -> NSFetchedResultsController<NSManagedObject> = NSFetchedResultsController<NSManagedObject>.init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)
+        let _: (NSFetchRequest<NSManagedObject>, NSManagedObjectContext, String?, String?) -> _Sub773_774 = _Sub773_774.init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)
+}
+@MainActor private func _check775() {
+    let _: (NSFetchedResultsController<NSManagedObject>) -> () throws -> Void = NSFetchedResultsController<NSManagedObject>.performFetch
+}
+@MainActor private func _check776() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, NSFetchRequest<NSManagedObject>> = \NSFetchedResultsController<NSManagedObject>.fetchRequest
+}
+@MainActor private func _check777() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, NSManagedObjectContext> = \NSFetchedResultsController<NSManagedObject>.managedObjectContext
+}
+@MainActor private func _check778() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, String?> = \NSFetchedResultsController<NSManagedObject>.sectionNameKeyPath
+}
+@MainActor private func _check779() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, String?> = \NSFetchedResultsController<NSManagedObject>.cacheName
+}
+@MainActor private func _check780() {
+    let _: ReferenceWritableKeyPath<NSFetchedResultsController<NSManagedObject>, (any NSFetchedResultsControllerDelegate)?> = \NSFetchedResultsController<NSManagedObject>.delegate
+}
+@MainActor private func _check781() {
+    let _: (String?) -> Void = NSFetchedResultsController<NSManagedObject>.deleteCache(withName:)
+}
+@MainActor private func _check782() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, [NSManagedObject]?> = \NSFetchedResultsController<NSManagedObject>.fetchedObjects
+}
+@MainActor private func _check783() {
+    let _: (NSFetchedResultsController<NSManagedObject>) -> (IndexPath) -> NSManagedObject = NSFetchedResultsController<NSManagedObject>.object(at:)
+}
+@MainActor private func _check784() {
+    let _: (NSFetchedResultsController<NSManagedObject>) -> (NSManagedObject) -> IndexPath? = NSFetchedResultsController<NSManagedObject>.indexPath(forObject:)
+}
+@MainActor private func _check785() {
+    let _: (NSFetchedResultsController<NSManagedObject>) -> (String) -> String? = NSFetchedResultsController<NSManagedObject>.sectionIndexTitle(forSectionName:)
+}
+@MainActor private func _check786() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, [String]> = \NSFetchedResultsController<NSManagedObject>.sectionIndexTitles
+}
+@MainActor private func _check787() {
+    let _: KeyPath<NSFetchedResultsController<NSManagedObject>, [any NSFetchedResultsSectionInfo]?> = \NSFetchedResultsController<NSManagedObject>.sections
+}
+@MainActor private func _check788() {
+    let _: (NSFetchedResultsController<NSManagedObject>) -> (String, Int) -> Int = NSFetchedResultsController<NSManagedObject>.section(forSectionIndexTitle:at:)
+}
+@MainActor private func _check789() {
+    let _: Any.Type = (any NSFetchedResultsSectionInfo).self
+}
+@MainActor private func _check790() {
+    let _: (any NSFetchedResultsSectionInfo) -> String = { $0.name }
+}
+@MainActor private func _check791() {
+    let _: (any NSFetchedResultsSectionInfo) -> String? = { $0.indexTitle }
+}
+@MainActor private func _check792() {
+    let _: (any NSFetchedResultsSectionInfo) -> Int = { $0.numberOfObjects }
+}
+@MainActor private func _check793() {
+    let _: (any NSFetchedResultsSectionInfo) -> [Any]? = { $0.objects }
+}
+@MainActor private func _check794() {
+    let _: Any.Type = NSFetchedResultsChangeType.self
+        let _: UInt.Type = NSFetchedResultsChangeType.RawValue.self
+}
+@MainActor private func _check795() {
+    func _c795g<X: Sendable>(_: X.Type) {}
+        _c795g(NSFetchedResultsChangeType.self)
+}
+@MainActor private func _check796() {
+    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.insert
+    #expect(NSFetchedResultsChangeType.insert.rawValue == 1)
+}
+@MainActor private func _check797() {
+    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.delete
+    #expect(NSFetchedResultsChangeType.delete.rawValue == 2)
+}
+@MainActor private func _check798() {
+    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.move
+    #expect(NSFetchedResultsChangeType.move.rawValue == 3)
+}
+@MainActor private func _check799() {
+    let _: NSFetchedResultsChangeType = NSFetchedResultsChangeType.update
+    #expect(NSFetchedResultsChangeType.update.rawValue == 4)
+}
+@MainActor private func _check800() {
+    let _: Any.Type = (any NSFetchedResultsControllerDelegate).self
+}
+@MainActor private func _check801() {
+    func _c801f(_ x: any NSFetchedResultsControllerDelegate) { let _: any NSObjectProtocol = x }
+}
+@MainActor private func _check803() {
+    func _c803f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, CollectionDifference<NSManagedObjectID>) -> Void = x.controller(_:didChangeContentWith:) }
+}
+@MainActor private func _check804() {
+    func _c804f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, Any, IndexPath?, NSFetchedResultsChangeType, IndexPath?) -> Void = x.controller(_:didChange:at:for:newIndexPath:) }
+}
+@MainActor private func _check805() {
+    func _c805f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, any NSFetchedResultsSectionInfo, Int, NSFetchedResultsChangeType) -> Void = x.controller(_:didChange:atSectionIndex:for:) }
+}
+@MainActor private func _check806() {
+    func _c806f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>) -> Void = x.controllerWillChangeContent(_:) }
+}
+@MainActor private func _check807() {
+    func _c807f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>) -> Void = x.controllerDidChangeContent(_:) }
+}
+@MainActor private func _check808() {
+    func _c808f(_ x: any NSFetchedResultsControllerDelegate) { let _: (NSFetchedResultsController<any NSFetchRequestResult>, String) -> String? = x.controller(_:sectionIndexTitleForSectionName:) }
 }
 private final class _Sub813: NSPersistentStoreDescription, @unchecked Sendable {}
 @MainActor private func _check813() {
@@ -2974,7 +3047,7 @@ private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
 }
 
 @Suite struct AppleAPISurfaceTests {
-    @Test("912 of Apple's CoreData symbols compile as Apple code uses them")
+    @Test("936 of Apple's CoreData symbols compile as Apple code uses them")
     @MainActor func appleShapedCodeCompiles() {
         // Compiled, not run: 97 checks of deprecated symbols (running them would
         // warn) and 7 that call generic methods with placeholder arguments.
@@ -3049,11 +3122,14 @@ private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
             _check640, _check641, _check642, _check643, _check644, _check645, _check646, _check647,
             _check648, _check649, _check650, _check651, _check652, _check653, _check677, _check678,
             _check679, _check680, _check681, _check682, _check683, _check684, _check685, _check705,
-            _check706, _check707, _check708, _check709, _check710, _check739, _check740, _check741,
-            _check742, _check743, _check744, _check745, _check746, _check747, _check748, _check749,
-            _check750, _check751, _check752, _check753, _check754, _check755, _check756, _check757,
-            _check758, _check759, _check760, _check761, _check762, _check763, _check764, _check765,
-            _check766, _check767, _check768, _check769, _check770, _check771, _check772, _check813,
+            _check706, _check707, _check708, _check709, _check710, _check746, _check747, _check748,
+            _check749, _check750, _check751, _check752, _check753, _check754, _check755, _check756,
+            _check757, _check758, _check759, _check760, _check761, _check762, _check763, _check764,
+            _check765, _check766, _check767, _check772, _check773, _check774, _check775, _check776,
+            _check777, _check778, _check779, _check780, _check781, _check782, _check783, _check784,
+            _check785, _check786, _check787, _check788, _check789, _check790, _check791, _check792,
+            _check793, _check794, _check795, _check796, _check797, _check798, _check799, _check800,
+            _check801, _check803, _check804, _check805, _check806, _check807, _check808, _check813,
             _check814, _check815, _check816, _check817, _check818, _check819, _check820, _check821,
             _check822, _check823, _check824, _check825, _check826, _check827, _check829, _check830,
             _check831, _check832, _check833, _check834, _check835, _check836, _check837, _check838,
@@ -3082,6 +3158,6 @@ private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
             _check1284, _check1285, _check1288, _check1289, _check1290, _check1291, _check1292, _check1293,
         ]
         for check in checks { check() }
-        #expect(checks.count == 808)
+        #expect(checks.count == 832)
     }
 }
