@@ -18,6 +18,9 @@ final class ChangeTracker {
     private var eventTouched: [ObjectIdentifier: NSManagedObject] = [:]
     /// Deleted objects whose delete rules have not run yet, in deletion order.
     private var pendingDeletes: [NSManagedObject] = []
+    /// Deleted objects whose rows another writer already deleted (a merge policy settled
+    /// the conflict): the save lets them go without deleting anything in the store.
+    private var goneFromStore: Set<ObjectIdentifier> = []
 
     // MARK: - Recording
 
@@ -57,6 +60,7 @@ final class ChangeTracker {
         deleted.removeValue(forKey: id)
         eventDeleted.removeValue(forKey: id)
         pendingDeletes.removeAll { $0 === object }
+        goneFromStore.remove(id)
     }
 
     /// An object's changes are discarded (it became a fault again): no longer touched.
@@ -66,9 +70,20 @@ final class ChangeTracker {
         eventTouched.removeValue(forKey: id)
     }
 
+    /// A deleted object's row is already gone from the store.
+    func recordGoneFromStore(_ object: NSManagedObject) {
+        goneFromStore.insert(ObjectIdentifier(object))
+    }
+
+    /// Whether a deleted object's row is already gone from the store.
+    func isGoneFromStore(_ object: NSManagedObject) -> Bool {
+        !goneFromStore.isEmpty && goneFromStore.contains(ObjectIdentifier(object))
+    }
+
     /// The object leaves the context: forget it everywhere.
     func forget(_ object: NSManagedObject) {
         let id = ObjectIdentifier(object)
+        goneFromStore.remove(id)
         inserted.removeValue(forKey: id)
         deleted.removeValue(forKey: id)
         touched.removeValue(forKey: id)
@@ -158,6 +173,7 @@ final class ChangeTracker {
         inserted.removeAll()
         deleted.removeAll()
         touched.removeAll()
+        goneFromStore.removeAll()
     }
 
     /// Forgets everything (reset, rollback).

@@ -21,8 +21,9 @@ extension NSEntityDescription {
 
 extension NSManagedObjectContext {
     /// Finds objects about to be saved that break a uniqueness constraint, among
-    /// themselves or against the store, and lets the merge policy resolve them
-    /// (`NSErrorMergePolicy` throws `NSManagedObjectConstraintMergeError`).
+    /// themselves or against the store, and lets the merge policy resolve them through
+    /// `resolve(mergeConflicts:)` (`NSErrorMergePolicy` throws
+    /// `NSManagedObjectConstraintMergeError`).
     func resolveUniquenessConflicts() throws {
         let candidates = changes.savedObjects
         let constrained = candidates.filter { !$0.entity.effectiveUniquenessConstraints.isEmpty }
@@ -39,8 +40,7 @@ extension NSManagedObjectContext {
             }
         }
         guard !conflicts.isEmpty else { return }
-        let policy = (mergePolicy as? NSMergePolicy) ?? .error
-        try policy.resolve(constraintConflicts: conflicts)
+        try resolvingMergePolicy.resolve(mergeConflicts: conflicts)
     }
 
     private func uniquenessConflicts(_ objects: [NSManagedObject], declaring: NSEntityDescription,

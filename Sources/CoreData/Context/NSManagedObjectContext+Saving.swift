@@ -71,7 +71,9 @@ extension NSManagedObjectContext {
     /// - Throws: `NSError` in `NSCocoaErrorDomain`: validation codes
     ///   (`NSValidationMissingMandatoryPropertyError`, ... or
     ///   `NSValidationMultipleErrorsError` with `NSDetailedErrorsKey`),
-    ///   `NSManagedObjectMergeError` for optimistic-locking conflicts, store errors.
+    ///   `NSManagedObjectMergeError` for optimistic-locking conflicts and
+    ///   `NSManagedObjectConstraintMergeError` for uniqueness conflicts that the context's
+    ///   ``mergePolicy`` does not resolve (see ``NSMergePolicy``), store errors.
     public func save() throws {
         guard let source, source.coordinator != nil else {
             if hasChanges {
@@ -92,20 +94,10 @@ extension NSManagedObjectContext {
         computeDerivedAttributes()
 
         try validateForSave()
-        // Uniqueness constraints are the store's: checked when a save reaches the stores.
-        if source.writesToStores { try resolveUniquenessConflicts() }
-        propagateDeletes()
-        processPendingChanges()
-
-        let (inserts, updates, deletes) = changes.changesToSave
-        var toSave = SaveChanges(inserts: inserts, updates: updates, deletes: deletes)
-        if !lockedObjects.isEmpty {
-            toSave.locked = lockedObjects.values.filter {
-                $0.context === self && !$0.isInsertedFlag && !$0.isDeletedFlag && !$0.isUpdated
-            }
-        }
-        try source.save(toSave, from: self)
-        lockedObjects.removeAll()
+        // Uniqueness first, then the write; conflicts go to the merge policy, and the
+        // write is tried again (NSManagedObjectContext+OptimisticLocking.swift).
+        let saved = try writeChanges(through: source)
+        let (inserts, updates, deletes) = (saved.inserts, saved.updates, saved.deletes)
 
         let info: [AnyHashable: Any] = [
             NSInsertedObjectsKey: Set(inserts),

@@ -102,13 +102,16 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     var source: ObjectSource?
     /// The parent context, when this one is a child (see ``parent``).
     var parentContext: NSManagedObjectContext? { source?.parentContext }
-    /// How conflicts found at save are resolved; `NSErrorMergePolicy` reports them.
+    /// How conflicts found at save are resolved (see ``NSMergePolicy``): uniqueness
+    /// conflicts, and optimistic-locking conflicts with rows another context, coordinator
+    /// or process saved since this context read them. `NSErrorMergePolicy`, the default,
+    /// makes the save throw.
     ///
-    /// A value that is not an ``NSMergePolicy`` counts as `NSErrorMergePolicy`.
+    /// A value that is not an ``NSMergePolicy`` stops the program when a save needs it,
+    /// with the unrecognized-selector message Apple's exception carries.
     ///
-    /// - Note: Apple parity: the policy resolves uniqueness-constraint conflicts only, and
-    ///   only in a context that saves to the store; optimistic-locking conflicts always throw
-    ///   `NSManagedObjectMergeError` (see ``NSMergePolicy``).
+    /// - Note: Apple parity: the policy applies only in a context that saves to the store;
+    ///   a child context's save replaces its parent's values.
     open var mergePolicy: Any = NSErrorMergePolicy
     /// How old (in seconds) a cached row may be when a fault fires: negative (the
     /// default) uses cached rows of any age, 0 always reads the store.

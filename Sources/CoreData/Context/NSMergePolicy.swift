@@ -1,8 +1,27 @@
 import Foundation
 
-/// How a save resolves conflicts between the context's changes and the store.
+/// Settles the conflicts a save finds, as its ``mergeType`` says, or as a subclass decides.
 ///
-/// Set one on the context that saves to the store (a root context); the default,
+/// A save that finds conflicts hands them to the context's policy
+/// (``resolve(mergeConflicts:)``) and then tries again; the policy either changes the
+/// objects in conflict so that the next attempt succeeds, or throws, and the save throws
+/// that error. Uniqueness conflicts are checked before each attempt is written;
+/// optimistic-locking conflicts are found by the store as it writes (its `Z_OPT` check),
+/// whoever saved first: another context on the same coordinator, another coordinator, or
+/// another process using the same store file.
+///
+/// ```swift
+/// final class KeepMyNames: NSMergePolicy {
+///     init() { super.init(merge: .mergeByPropertyStoreTrumpMergePolicyType) }
+///     override func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
+///         try super.resolve(optimisticLockingConflicts: list)
+///         for conflict in list { conflict.sourceObject.setValue("mine", forKey: "name") }
+///     }
+/// }
+/// context.mergePolicy = KeepMyNames()
+/// ```
+///
+/// Set a policy on the context that saves to the store (a root context); the default,
 /// ``error``, makes the save throw instead of resolving anything.
 ///
 /// ```swift
@@ -10,11 +29,8 @@ import Foundation
 /// try context.save()   // duplicates of a uniqueness constraint merge into one object
 /// ```
 ///
-/// - Note: Apple parity: policies resolve uniqueness-constraint conflicts only.
-///   Optimistic-locking conflicts (a row changed in the store since the context read it)
-///   always fail the save with `NSManagedObjectMergeError`, whatever the policy, and
-///   `resolve(optimisticLockingConflicts:)` and `resolve(mergeConflicts:)` do not exist yet.
-///   A child context's policy is never consulted: its save replaces the parent's values.
+/// - Note: Apple parity: a child context's policy is never consulted: its save replaces
+///   the parent's values.
 ///
 /// ## Topics
 /// ### Built-in policies
@@ -23,46 +39,25 @@ import Foundation
 /// - ``overwrite``
 /// - ``mergeByPropertyStoreTrump``
 /// - ``mergeByPropertyObjectTrump``
-/// ### Custom policies
+/// ### Making a policy
 /// - ``init(merge:)``
 /// - ``mergeType``
-/// - ``MergePolicyType``
+/// ### Resolving
+/// - ``resolve(mergeConflicts:)``
+/// - ``resolve(optimisticLockingConflicts:)``
 /// - ``resolve(constraintConflicts:)``
 open class NSMergePolicy: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable.
 
-    /// The kinds of policy (Apple's raw values).
-    ///
-    /// - Note: Apple parity: Apple declares this enum at the top level as
-    ///   `NSMergePolicyType`; here it is nested, so code naming the type `NSMergePolicyType`
-    ///   does not compile yet (the cases read the same: `NSMergePolicy(merge: .overwriteMergePolicyType)`).
-    public enum MergePolicyType: UInt, Sendable {
-        /// Resolve nothing: the save throws `NSManagedObjectConstraintMergeError` with the
-        /// conflicts under `NSPersistentStoreSaveConflictsErrorKey`.
-        case errorMergePolicyType = 0
-        /// One object survives among duplicates (the one already in the store, else the
-        /// first); it keeps its values and takes from the others only the values (and to-one
-        /// destinations) it lacks; the others' to-many members join it.
-        case mergeByPropertyStoreTrumpMergePolicyType = 1
-        /// One object survives among duplicates (the one already in the store, else the
-        /// first); it takes the values the others changed (every value of a new one), so
-        /// theirs win, and their related objects.
-        case mergeByPropertyObjectTrumpMergePolicyType = 2
-        /// As ``mergeByPropertyObjectTrumpMergePolicyType``, but the survivor takes every
-        /// non-nil value of the others, changed or not.
-        case overwriteMergePolicyType = 3
-        /// One object survives among duplicates (the one already in the store, else the
-        /// first) with its own values and relationships; the others are dropped with their
-        /// changes.
-        case rollbackMergePolicyType = 4
-    }
+    private let type: NSMergePolicyType
 
-    /// Which built-in behaviour this policy applies (``MergePolicyType``).
-    public let mergeType: MergePolicyType
+    /// The kind of built-in resolution this policy performs (a subclass passes it to
+    /// ``init(merge:)``).
+    open var mergeType: NSMergePolicyType { type }
 
     /// Creates a policy of one of the built-in kinds. Subclass `NSMergePolicy` and override
-    /// ``resolve(constraintConflicts:)`` to decide yourself, calling `super` for the kind's
-    /// own resolution.
+    /// ``resolve(optimisticLockingConflicts:)`` or ``resolve(constraintConflicts:)`` to
+    /// decide yourself, calling `super` for the kind's own resolution.
     ///
     /// ```swift
     /// final class LoggingMergePolicy: NSMergePolicy, @unchecked Sendable {
@@ -74,10 +69,54 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     /// context.mergePolicy = LoggingMergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)
     /// ```
     ///
-    /// - Parameter type: The built-in resolution the policy applies.
-    public init(merge type: MergePolicyType) {
-        self.mergeType = type
+    /// - Parameter ty: The built-in resolution the policy applies.
+    public init(merge ty: NSMergePolicyType) {
+        self.type = ty
         super.init()
+    }
+
+    // MARK: - Resolving
+
+    /// Resolves the conflicts a save found: the ``NSMergeConflict``s (optimistic locking)
+    /// through ``resolve(optimisticLockingConflicts:)``, then the ``NSConstraintConflict``s
+    /// through ``resolve(constraintConflicts:)``; each is called only when the list holds
+    /// conflicts of its kind. The save calls this method, then writes again.
+    ///
+    /// - Throws: What the two methods throw; the save then fails with that error.
+    open func resolve(mergeConflicts list: [Any]) throws {
+        let locking = list.compactMap { $0 as? NSMergeConflict }
+        let constraints = list.compactMap { $0 as? NSConstraintConflict }
+        if !locking.isEmpty { try resolve(optimisticLockingConflicts: locking) }
+        if !constraints.isEmpty { try resolve(constraintConflicts: constraints) }
+    }
+
+    /// Resolves optimistic-locking conflicts: objects the context changed or deleted whose
+    /// rows were saved by someone else since the context read them. ``mergeType`` decides:
+    ///
+    /// - `errorMergePolicyType` throws `NSManagedObjectMergeError` with the conflicts under
+    ///   `NSPersistentStoreSaveConflictsErrorKey` (`"conflictList"`).
+    /// - `mergeByPropertyStoreTrumpMergePolicyType`: each attribute and to-one relationship
+    ///   changed in the store takes the store's value; the object's other changes stay.
+    /// - `mergeByPropertyObjectTrumpMergePolicyType`: each attribute and to-one relationship
+    ///   the object changed keeps the object's value; the others take the store's.
+    /// - `overwriteMergePolicyType`: every attribute and to-one relationship keeps the
+    ///   object's value, so the whole object is written over the store's row.
+    /// - `rollbackMergePolicyType`: the object's changes (or its deletion) are discarded;
+    ///   it takes the store's values and is not written.
+    ///
+    /// Under the merging policies (store trump, object trump, overwrite) to-many
+    /// relationships merge member by member: the members the object added or removed are
+    /// added or removed, and the members others added or removed in the store stay so.
+    /// An object deleted in the context stays deleted (the delete rules also run for the
+    /// objects the store now relates to it); an object whose row is gone from the store
+    /// leaves the context as deleted under every policy but `error`. The object's
+    /// snapshot then is the store's latest version, so the save's next attempt writes over
+    /// that version (`Z_OPT` goes one past it).
+    ///
+    /// - Note: Apple parity: Apple does not document its per-property rules for to-many
+    ///   relationships or for rows deleted in the store; the rules above are ours.
+    open func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
+        try resolveOptimisticLockingConflicts(list)
     }
 
     /// Resolves uniqueness conflicts found by a save: `error` throws
@@ -88,92 +127,38 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
         try resolveConstraintConflicts(list)
     }
 
-    /// The shared policy that resolves nothing: a save with conflicts throws (a context's
-    /// default). See ``MergePolicyType/errorMergePolicyType``.
+    // MARK: - The built-in policies
+
+    /// Saves fail on conflicts (`NSManagedObjectMergeError`, or
+    /// `NSManagedObjectConstraintMergeError`); the default policy of every context.
     public static let error = NSMergePolicy(merge: .errorMergePolicyType)
-    /// The shared policy that keeps what the store has and drops the conflicting changes.
-    /// See ``MergePolicyType/rollbackMergePolicyType``.
+    /// The context's changes to objects in conflict are discarded in favour of the store.
     public static let rollback = NSMergePolicy(merge: .rollbackMergePolicyType)
-    /// The shared policy that lets the values being saved replace the store's, all of them.
-    /// See ``MergePolicyType/overwriteMergePolicyType``.
+    /// The context's objects in conflict are written whole over the store's rows.
     public static let overwrite = NSMergePolicy(merge: .overwriteMergePolicyType)
-    /// The shared policy that merges property by property, the store's values winning.
-    /// See ``MergePolicyType/mergeByPropertyStoreTrumpMergePolicyType``.
+    /// Per property, with the store's changes winning over the context's.
     public static let mergeByPropertyStoreTrump = NSMergePolicy(merge: .mergeByPropertyStoreTrumpMergePolicyType)
-    /// The shared policy that merges property by property, the changed values being saved
-    /// winning. See ``MergePolicyType/mergeByPropertyObjectTrumpMergePolicyType``.
+    /// Per property, with the context's changes winning over the store's.
     public static let mergeByPropertyObjectTrump = NSMergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)
 }
 
 /// ``NSMergePolicy/error``, under its Objective-C name: conflicts make the save throw. The
 /// default ``NSManagedObjectContext/mergePolicy``.
 ///
-/// - Note: Apple parity: Apple declares the five global policies as `Any` variables; here
-///   they are `NSMergePolicy` constants, which assign to `mergePolicy` the same way.
-public let NSErrorMergePolicy: NSMergePolicy = NSMergePolicy.error
-/// ``NSMergePolicy/rollback``, under its Objective-C name: the store's values win and the
-/// conflicting changes are dropped.
-public let NSRollbackMergePolicy: NSMergePolicy = NSMergePolicy.rollback
-/// ``NSMergePolicy/overwrite``, under its Objective-C name: the values being saved replace
-/// the store's.
-public let NSOverwriteMergePolicy: NSMergePolicy = NSMergePolicy.overwrite
-/// ``NSMergePolicy/mergeByPropertyStoreTrump``, under its Objective-C name: merged property
-/// by property, the store's values winning.
-public let NSMergeByPropertyStoreTrumpMergePolicy: NSMergePolicy = NSMergePolicy.mergeByPropertyStoreTrump
-/// ``NSMergePolicy/mergeByPropertyObjectTrump``, under its Objective-C name: merged property
-/// by property, the changed values being saved winning.
+/// Typed `Any`, as Apple declares the five global policies; assign it to `mergePolicy`, or
+/// cast it (`NSErrorMergePolicy as! NSMergePolicy`) to reach the policy's methods.
+///
+/// - Note: Apple parity: Apple's five globals are settable; here they are read-only.
+public var NSErrorMergePolicy: Any { NSMergePolicy.error }
+/// The rollback policy, ``NSMergePolicy/rollback``.
+public var NSRollbackMergePolicy: Any { NSMergePolicy.rollback }
+/// The overwrite policy, ``NSMergePolicy/overwrite``.
+public var NSOverwriteMergePolicy: Any { NSMergePolicy.overwrite }
+/// The store-trump per-property policy, ``NSMergePolicy/mergeByPropertyStoreTrump``.
+public var NSMergeByPropertyStoreTrumpMergePolicy: Any { NSMergePolicy.mergeByPropertyStoreTrump }
+/// The object-trump per-property policy, ``NSMergePolicy/mergeByPropertyObjectTrump``.
 ///
 /// ```swift
 /// container.viewContext.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
 /// ```
-public let NSMergeByPropertyObjectTrumpMergePolicy: NSMergePolicy = NSMergePolicy.mergeByPropertyObjectTrump
-
-/// One optimistic-locking conflict found by a save: the object changed in the store
-/// since this context read it.
-///
-/// A failed save lists them in its `NSManagedObjectMergeError` under
-/// `NSPersistentStoreSaveConflictsErrorKey` (`CocoaError.persistentStoreSaveConflicts`
-/// reads them).
-///
-/// - Note: Apple parity: a save reports at most one conflict (the first the store found),
-///   with nil ``cachedSnapshot`` and ``persistedSnapshot``, and no merge policy resolves it.
-open class NSMergeConflict: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: immutable after creation.
-    /// The object whose save met the conflict.
-    public let sourceObject: NSManagedObject
-    /// The source object's unsaved changes (`changedValues()`) when the conflict was
-    /// created; nil when the object was a fault.
-    public let objectSnapshot: [String: Any]?
-    /// The object's values as the coordinator had cached them; nil in the conflicts a save
-    /// reports here.
-    public let cachedSnapshot: [String: Any]?
-    /// The object's values as they are now in the store; nil in the conflicts a save
-    /// reports here.
-    public let persistedSnapshot: [String: Any]?
-    /// The row's version in the store now (`Z_OPT` in a SQLite store); 0 when another save
-    /// deleted the row.
-    public let newVersionNumber: Int
-    /// The row's version the context read, which the save expected to find.
-    public let oldVersionNumber: Int
-
-    /// Creates a conflict record for an object (saves create them; custom stores and
-    /// tests may too).
-    ///
-    /// - Parameters:
-    ///   - srcObject: The object whose save met the conflict; its current unsaved changes
-    ///     become ``objectSnapshot``.
-    ///   - newvers: The row's version in the store now, 0 if it was deleted.
-    ///   - oldvers: The version the context expected.
-    ///   - cachesnap: The coordinator's cached values, if known.
-    ///   - persnap: The store's current values, if known.
-    public init(source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
-                cachedSnapshot cachesnap: [String: Any]?, persistedSnapshot persnap: [String: Any]?) {
-        sourceObject = srcObject
-        objectSnapshot = srcObject.isFault ? nil : srcObject.changedValues()
-        cachedSnapshot = cachesnap
-        persistedSnapshot = persnap
-        newVersionNumber = newvers
-        oldVersionNumber = oldvers
-        super.init()
-    }
-}
+public var NSMergeByPropertyObjectTrumpMergePolicy: Any { NSMergePolicy.mergeByPropertyObjectTrump }

@@ -79,6 +79,9 @@ final class SaveBatch {
         }
         for object in deletes {
             guard let store = object.objectID.persistentStore, let pk = object.objectID.primaryKey else { continue }
+            // Another writer deleted the row (a merge policy let that stand): nothing to do
+            // in the store; `commit()` still lets the object go.
+            if context.changes.isGoneFromStore(object) { continue }
             withChanges(store) {
                 $0.deletes.append(.init(entity: object.entity, pk: pk, expectedVersion: object.committedRow?.version ?? 0,
                                         object: object))
@@ -148,25 +151,17 @@ final class SaveBatch {
         }
     }
 
-    /// Sends each store its change set. A conflict becomes `NSManagedObjectMergeError`.
+    /// Sends each store its change set. Optimistic-locking failures become
+    /// ``OptimisticLockingFailure`` with an `NSMergeConflict` per row, for the context's
+    /// merge policy.
     func write() throws {
         for (store, storeChanges) in changes.values {
             if store.backend.readsObjectsOnSave { givePermanentIDs(inStore: store) }
             do {
                 try coordinator.serving(context) { try coordinator.apply(storeChanges, to: store) }
             } catch let conflict as StoreConflict {
-                let object = (updates + deletes + locked).first {
-                    $0.objectID.primaryKey == conflict.pk && $0.entity.runtime.root === conflict.entity.runtime.root
-                }
-                var conflicts: [NSMergeConflict] = []
-                if let object {
-                    conflicts.append(NSMergeConflict(source: object, newVersion: Int(conflict.storedVersion ?? 0),
-                                                     oldVersion: Int(conflict.expectedVersion),
-                                                     cachedSnapshot: nil, persistedSnapshot: nil))
-                }
-                throw CoreDataError.make(NSManagedObjectMergeError,
-                    "Could not merge changes: the object \(conflict.entity.name ?? "?") p\(conflict.pk) changed in the store since it was read (version \(conflict.expectedVersion) → \(conflict.storedVersion.map(String.init) ?? "deleted")).",
-                    userInfo: [NSPersistentStoreSaveConflictsErrorKey: conflicts])
+                throw OptimisticLockingFailure(conflicts: try context.mergeConflicts(
+                    for: conflict, in: store, among: updates + deletes + locked))
             }
         }
     }

@@ -50,6 +50,33 @@ extension SQLiteConnection {
         return connection
     }
 
+    /// Opens the database at `path` to read it while other connections may have it open,
+    /// in this process or another: through SQLite's own file layer whenever a connection may
+    /// hold locks on the file, else as ``openReadingOnly(path:busyTimeout:)`` does.
+    ///
+    /// SQLite's file locks are POSIX locks: they belong to the process, and closing *any*
+    /// descriptor of the file releases all of them. SQLite's default file layer shares one
+    /// descriptor between a process's connections and keeps it open while it holds locks;
+    /// a descriptor opened beside it (`FileHandle`, the `unix-none` file layer) is not so
+    /// careful. Once this process's locks are gone, another process closing its last
+    /// connection takes the file for its own, checkpoints the WAL and deletes the `-wal`
+    /// and `-shm` files under this process's connections, whose next read then fails
+    /// (`SQLITE_IOERR_SHORT_READ`) or misses committed pages.
+    ///
+    /// So when a connection of this process has the file open through that layer
+    /// (``SQLiteOpenFiles``), the database is opened read-only through it too, which shares
+    /// the descriptor (and records its read marks in the `-shm` the open connection uses).
+    /// Otherwise this process holds no lock on the file that a closed descriptor could
+    /// lose, and nothing is written at all.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/howtocorrupt.html#_posix_advisory_locks_canceled_by_a_separate_thread_doing_close_>
+    static func openForReading(path: String, busyTimeout: TimeInterval) throws -> SQLiteConnection {
+        if SQLiteOpenFiles.isOpen(path) {
+            return try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeout: busyTimeout)
+        }
+        return try openReadingOnly(path: path, busyTimeout: busyTimeout)
+    }
+
     /// Whether the file's header says WAL mode (bytes 18 and 19, the write and read
     /// versions, are 2). A file too short to tell, or unreadable, is not.
     static func isWALModeFile(_ path: String) -> Bool {

@@ -8,6 +8,8 @@ internal import CCoreDataSQLite
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
+    /// The file, when opened through SQLite's default file layer (see ``SQLiteOpenFiles``).
+    private let openFile: SQLiteOpenFiles.FileID?
     private var statements: [String: SQLiteStatement] = [:]
     /// Called with the SQL of every statement SQLite starts (see
     /// `SQLiteConnection+Trace.swift`); nil when nobody listens.
@@ -34,12 +36,15 @@ final class SQLiteConnection {
         }
         self.handle = db
         self.path = path
+        openFile = uri ? nil : SQLiteOpenFiles.id(of: path)
+        if let openFile { SQLiteOpenFiles.opened(openFile) }
         sqlite3_busy_timeout(db, Int32(max(0, min(busyTimeout * 1000, Double(Int32.max)))))
     }
 
     deinit {
         statements = [:]
         sqlite3_close_v2(handle)
+        if let openFile { SQLiteOpenFiles.closed(openFile) }
     }
 
     // MARK: - Running SQL

@@ -15,14 +15,16 @@ extension SQLiteStoreBackend {
 
     /// The metadata of the store at `url` (`NSStoreUUID`, `NSStoreType`, version hashes,
     /// app keys), read without adding the store and without writing anything in or beside
-    /// it (``SQLiteConnection/openReadingOnly(path:busyTimeout:)``).
+    /// it (but SQLite's read marks in the `-shm` of a store this process has open), and
+    /// without releasing the file locks of the process's other connections to it
+    /// (``SQLiteConnection/openForReading(path:busyTimeout:)``).
     static func readMetadata(at url: URL, options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CoreDataError.store(
                 CocoaError.Code.fileReadNoSuchFile.rawValue, "There is no store at \(url.path).", url: url)
         }
         do {
-            let connection = try SQLiteConnection.openReadingOnly(path: url.path, busyTimeout: busyTimeout(options))
+            let connection = try SQLiteConnection.openForReading(path: url.path, busyTimeout: busyTimeout(options))
             return try SQLiteMetadata.read(from: connection)
         } catch {
             throw openError(error, url: url)

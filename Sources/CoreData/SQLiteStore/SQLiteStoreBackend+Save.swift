@@ -39,18 +39,30 @@ extension SQLiteStoreBackend {
 
     /// Applies a change set in one transaction. Every update and delete must find its row
     /// at the version the context read (`Z_OPT`), else the transaction is rolled back and
-    /// `StoreConflict` thrown. The metadata row is rewritten when the metadata changed.
+    /// `StoreConflict` thrown, naming every row in conflict (the remaining updates and
+    /// deletes still run, inside the doomed transaction, to find them all). The metadata
+    /// row is rewritten when the metadata changed.
     func save(_ changes: StoreChanges) throws {
         let connection = try requireConnection()
         try checkWritable()
         try writeFailure {
             try connection.transaction {
-                for lock in changes.locks { try check(lock, on: connection) }
+                var conflicts: [StoreConflict.Row] = []
+                for lock in changes.locks {
+                    if let conflict = try check(lock, on: connection) { conflicts.append(conflict) }
+                }
+                // Before the writes: a deleted row's tombstone is read from the row itself.
+                // A conflict below rolls the transaction back, history included.
                 try recordHistory(changes, on: connection)
                 for write in changes.inserts { try insert(write, on: connection) }
-                for write in changes.updates { try update(write, on: connection) }
+                for write in changes.updates {
+                    if let conflict = try update(write, on: connection) { conflicts.append(conflict) }
+                }
                 for link in changes.linksRemoved { try removeLink(link, on: connection) }
-                for delete in changes.deletes { try self.delete(delete, on: connection) }
+                for delete in changes.deletes {
+                    if let conflict = try self.delete(delete, on: connection) { conflicts.append(conflict) }
+                }
+                if !conflicts.isEmpty { throw StoreConflict(rows: conflicts) }
                 for link in changes.linksAdded { try addLink(link, on: connection) }
                 for ordering in changes.orderings {
                     try order(ordering.relationship, source: ordering.source, ordering.destinations, on: connection)
@@ -122,7 +134,9 @@ extension SQLiteStoreBackend {
         try statement.run()
     }
 
-    private func update(_ write: StoreChanges.Write, on connection: SQLiteConnection) throws {
+    /// Updates a row at the version the context read; returns the conflict when the row
+    /// is gone or at another version (nothing is written then).
+    private func update(_ write: StoreChanges.Write, on connection: SQLiteConnection) throws -> StoreConflict.Row? {
         let plan = try plan(for: write.entity)
         let indexes = write.changedSlots.compactMap { plan.fieldBySlot[$0] }.sorted()
         let fields = indexes.map { plan.fields[$0] }
@@ -149,18 +163,21 @@ extension SQLiteStoreBackend {
         try statement.bind(index + 1, write.expectedVersion)
         try statement.run()
         if connection.changes == 0 {
-            throw conflict(write.entity, write.pk, write.expectedVersion, table: plan.tableName, on: connection)
+            return conflict(write.entity, write.pk, write.expectedVersion, table: plan.tableName, on: connection)
         }
+        return nil
     }
 
-    private func delete(_ delete: StoreChanges.Delete, on connection: SQLiteConnection) throws {
+    /// Deletes a row at the version the context read, with its join-table rows; returns
+    /// the conflict when the row is gone or at another version.
+    private func delete(_ delete: StoreChanges.Delete, on connection: SQLiteConnection) throws -> StoreConflict.Row? {
         let plan = try plan(for: delete.entity)
         let statement = try connection.cached("DELETE FROM \(plan.tableName) WHERE Z_PK = ? AND Z_OPT = ?")
         try statement.bind(1, delete.pk)
         try statement.bind(2, delete.expectedVersion)
         try statement.run()
         if connection.changes == 0 {
-            throw conflict(delete.entity, delete.pk, delete.expectedVersion, table: plan.tableName, on: connection)
+            return conflict(delete.entity, delete.pk, delete.expectedVersion, table: plan.tableName, on: connection)
         }
         // Join-table rows that name the deleted object go with it.
         let root = ObjectIdentifier(delete.entity.runtime.root)
@@ -174,19 +191,19 @@ extension SQLiteStoreBackend {
             try statement.bind(1, delete.pk)
             try statement.run()
         }
+        return nil
     }
 
     /// An object marked with `detectConflicts(for:)`: its row must still be at the version
-    /// the context read.
-    private func check(_ lock: StoreChanges.Lock, on connection: SQLiteConnection) throws {
+    /// the context read; returns the conflict when it is gone or at another version.
+    private func check(_ lock: StoreChanges.Lock, on connection: SQLiteConnection) throws -> StoreConflict.Row? {
         let plan = try plan(for: lock.entity)
         let statement = try connection.cached("SELECT Z_OPT FROM \(plan.tableName) WHERE Z_PK = ?")
         try statement.bind(1, lock.pk)
         defer { statement.reset() }
         let stored: Int64? = try statement.step() ? statement.int64(0) : nil
-        if stored != lock.expectedVersion {
-            throw StoreConflict(entity: lock.entity, pk: lock.pk, storedVersion: stored, expectedVersion: lock.expectedVersion)
-        }
+        guard stored != lock.expectedVersion else { return nil }
+        return StoreConflict.Row(entity: lock.entity, pk: lock.pk, storedVersion: stored, expectedVersion: lock.expectedVersion)
     }
 
     private func relationship(with key: ObjectIdentifier) -> NSRelationshipDescription? {
@@ -201,14 +218,14 @@ extension SQLiteStoreBackend {
     private func conflict(
         _ entity: NSEntityDescription, _ pk: Int64, _ expected: Int64, table: String,
         on connection: SQLiteConnection
-    ) -> StoreConflict {
+    ) -> StoreConflict.Row {
         var stored: Int64?
         if let statement = try? connection.cached("SELECT Z_OPT FROM \(table) WHERE Z_PK = ?") {
             try? statement.bind(1, pk)
             if (try? statement.step()) == true { stored = statement.int64(0) }
             statement.reset()
         }
-        return StoreConflict(entity: entity, pk: pk, storedVersion: stored, expectedVersion: expected)
+        return StoreConflict.Row(entity: entity, pk: pk, storedVersion: stored, expectedVersion: expected)
     }
 
     // MARK: Binding values

@@ -88,21 +88,20 @@ final class InMemoryStoreBackend: StoreBackend {
     }
 
     func save(_ changes: StoreChanges) throws {
-        // Check every optimistic lock first, so that a conflict writes nothing.
-        for lock in changes.locks {
-            let current = rows[table(lock.entity)]?[lock.pk]?.version
-            guard current == lock.expectedVersion else {
-                throw StoreConflict(entity: lock.entity, pk: lock.pk, storedVersion: current, expectedVersion: lock.expectedVersion)
+        // Check every optimistic lock (objects marked with detectConflicts(for:), updates
+        // and deletes) first, so that a conflict writes nothing and reports every row in
+        // conflict.
+        let checks = changes.locks.map { ($0.entity, $0.pk, $0.expectedVersion) }
+            + changes.updates.map { ($0.entity, $0.pk, $0.expectedVersion) }
+            + changes.deletes.map { ($0.entity, $0.pk, $0.expectedVersion) }
+        var conflicts: [StoreConflict.Row] = []
+        for (entity, pk, expected) in checks {
+            let stored = rows[table(entity)]?[pk]?.version
+            if stored != expected {
+                conflicts.append(.init(entity: entity, pk: pk, storedVersion: stored, expectedVersion: expected))
             }
         }
-        for update in changes.updates {
-            guard let current = rows[table(update.entity)]?[update.pk] else {
-                throw StoreConflict(entity: update.entity, pk: update.pk, storedVersion: nil, expectedVersion: update.expectedVersion)
-            }
-            guard current.version == update.expectedVersion else {
-                throw StoreConflict(entity: update.entity, pk: update.pk, storedVersion: current.version, expectedVersion: update.expectedVersion)
-            }
-        }
+        if !conflicts.isEmpty { throw StoreConflict(rows: conflicts) }
         for write in changes.inserts + changes.updates {
             rows[table(write.entity), default: [:]][write.pk] = write.values
         }

@@ -104,7 +104,8 @@ import CoreDataTestSupport
             update(makeRow(author, pk: 1, version: 2, ["name": .text("Annie")]), changed: ["name"], expected: 1),
         ]
         let error = #expect(throws: StoreConflict.self) { try backend.save(stale) }
-        #expect(error?.pk == 1 && error?.storedVersion == 2 && error?.expectedVersion == 1)
+        #expect(error?.rows.count == 1)
+        #expect(error?.rows.first?.pk == 1 && error?.rows.first?.storedVersion == 2 && error?.rows.first?.expectedVersion == 1)
         let after = try RawDatabase(url).rows("SELECT Z_PK, Z_OPT, ZNAME FROM ZAUTHOR ORDER BY Z_PK").map { "\($0)" }
         #expect(after == before)
 
@@ -116,6 +117,14 @@ import CoreDataTestSupport
         #expect(try backend.row(entity: author, pk: 2) == nil)
         // A vanished row is a conflict too.
         #expect(throws: StoreConflict.self) { try backend.save(delete) }
+
+        // Every stale row of one save is reported, updates and deletes alike.
+        var both = StoreChanges()
+        both.updates = [update(makeRow(author, pk: 1, version: 2, ["name": .text("Annie")]), changed: ["name"], expected: 1)]
+        both.deletes = [StoreChanges.Delete(entity: author, pk: 2, expectedVersion: 1)]
+        let report = #expect(throws: StoreConflict.self) { try backend.save(both) }
+        #expect(report?.rows.map(\.pk) == [1, 2])
+        #expect(report?.rows.map(\.storedVersion) == [2, nil])
     }
 
     @Test("fetch filters sub-entities by Z_ENT, sorts in SQL and applies limit and offset")

@@ -26,6 +26,33 @@ import CoreDataTestSupport
         #expect(try again.addPersistentStore(type: .sqlite, at: url).identifier == uuid)
     }
 
+    @Test("reading an open store's metadata keeps this process's locks: another process closing the store leaves the WAL in place")
+    func metadataOfAnOpenStoreKeepsLocks() async throws {
+        let url = folder.file("Shared.sqlite")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Models.library())
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        _ = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
+
+        // Another process opens the store, saves a book and closes the store. Had this
+        // process's locks been dropped, that process would take itself for the last
+        // connection and checkpoint and delete the -wal and -shm this process reads.
+        await #expect(processExitsWith: .success) { [path = url.path as String] in
+            let other = NSPersistentStoreCoordinator(managedObjectModel: Models.library())
+            let store = try other.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: path))
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = other
+            NSEntityDescription.insertNewObject(forEntityName: "Book", into: context).setValue("Dune", forKey: "title")
+            try context.save()
+            try other.remove(store)
+        }
+        #expect(FileManager.default.fileExists(atPath: url.path + "-wal"))
+        #expect(FileManager.default.fileExists(atPath: url.path + "-shm"))
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let books = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Book"))
+        #expect(books.compactMap { $0.value(forKey: "title") as? String } == ["Dune"])
+    }
+
     @Test("metadata of a fixture store: UUID from Z_UUID, hashes and identifiers from the plist")
     func fixtureMetadata() throws {
         let url = try Fixtures.copyStore("objcio_core-data__Moody.moody.sqlite", to: folder)
