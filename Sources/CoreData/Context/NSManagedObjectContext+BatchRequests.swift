@@ -57,8 +57,9 @@ enum BatchExecution {
         do {
             return try body()
         } catch let conflict as StoreConflict {
+            let rows = conflict.rows.map { "\($0.entity.name ?? "?") p\($0.pk)" }.joined(separator: ", ")
             throw CoreDataError.make(NSManagedObjectMergeError,
-                "The batch request found \(conflict.entity.name ?? "?") p\(conflict.pk) changed by another writer; nothing was written.")
+                "The batch request found \(rows) changed by another writer; nothing was written.")
         }
     }
 
