@@ -1591,6 +1591,9 @@ private final class _Sub487_490: NSPersistentStoreCoordinator, @unchecked Sendab
 @MainActor private func _check514() {
     let _: (NSPersistentStoreCoordinator) -> (@Sendable () -> Void) -> Void = NSPersistentStoreCoordinator.performAndWait(_:)
 }
+@MainActor private func _check515() {
+    let _: (NSPersistentStoreCoordinator) -> ([Any]?) -> NSPersistentHistoryToken? = NSPersistentStoreCoordinator.currentPersistentHistoryToken(fromStores:)
+}
 @available(*, deprecated) @MainActor private func _check518() {
     let _: (URL) throws -> [AnyHashable: Any] = NSPersistentStoreCoordinator.metadataForPersistentStore(with:)
 }
@@ -1867,6 +1870,98 @@ private final class _Sub648_649: NSIncrementalStoreNode, @unchecked Sendable {}
 @MainActor private func _check653() {
     let _: (NSIncrementalStoreNode) -> (NSPropertyDescription) -> Any? = NSIncrementalStoreNode.value(for:)
 }
+@MainActor private func _check654() {
+    let _: Any.Type = NSBatchInsertRequestResultType.self
+        let _: UInt.Type = NSBatchInsertRequestResultType.RawValue.self
+}
+@MainActor private func _check655() {
+    func _c655g<X: Sendable>(_: X.Type) {}
+        _c655g(NSBatchInsertRequestResultType.self)
+}
+@MainActor private func _check656() {
+    let _: NSBatchInsertRequestResultType = NSBatchInsertRequestResultType.statusOnly
+    #expect(NSBatchInsertRequestResultType.statusOnly.rawValue == 0)
+}
+@MainActor private func _check657() {
+    let _: NSBatchInsertRequestResultType = NSBatchInsertRequestResultType.objectIDs
+    #expect(NSBatchInsertRequestResultType.objectIDs.rawValue == 1)
+}
+@MainActor private func _check658() {
+    let _: NSBatchInsertRequestResultType = NSBatchInsertRequestResultType.count
+    #expect(NSBatchInsertRequestResultType.count.rawValue == 2)
+}
+@MainActor private func _check659() {
+    let _: Any.Type = NSBatchUpdateRequestResultType.self
+        let _: UInt.Type = NSBatchUpdateRequestResultType.RawValue.self
+}
+@MainActor private func _check660() {
+    func _c660g<X: Sendable>(_: X.Type) {}
+        _c660g(NSBatchUpdateRequestResultType.self)
+}
+@MainActor private func _check661() {
+    let _: NSBatchUpdateRequestResultType = NSBatchUpdateRequestResultType.statusOnlyResultType
+    #expect(NSBatchUpdateRequestResultType.statusOnlyResultType.rawValue == 0)
+}
+@MainActor private func _check662() {
+    let _: NSBatchUpdateRequestResultType = NSBatchUpdateRequestResultType.updatedObjectIDsResultType
+    #expect(NSBatchUpdateRequestResultType.updatedObjectIDsResultType.rawValue == 1)
+}
+@MainActor private func _check663() {
+    let _: NSBatchUpdateRequestResultType = NSBatchUpdateRequestResultType.updatedObjectsCountResultType
+    #expect(NSBatchUpdateRequestResultType.updatedObjectsCountResultType.rawValue == 2)
+}
+@MainActor private func _check664() {
+    let _: Any.Type = NSBatchDeleteRequestResultType.self
+        let _: UInt.Type = NSBatchDeleteRequestResultType.RawValue.self
+}
+@MainActor private func _check665() {
+    func _c665g<X: Sendable>(_: X.Type) {}
+        _c665g(NSBatchDeleteRequestResultType.self)
+}
+@MainActor private func _check666() {
+    let _: NSBatchDeleteRequestResultType = NSBatchDeleteRequestResultType.resultTypeStatusOnly
+    #expect(NSBatchDeleteRequestResultType.resultTypeStatusOnly.rawValue == 0)
+}
+@MainActor private func _check667() {
+    let _: NSBatchDeleteRequestResultType = NSBatchDeleteRequestResultType.resultTypeObjectIDs
+    #expect(NSBatchDeleteRequestResultType.resultTypeObjectIDs.rawValue == 1)
+}
+@MainActor private func _check668() {
+    let _: NSBatchDeleteRequestResultType = NSBatchDeleteRequestResultType.resultTypeCount
+    #expect(NSBatchDeleteRequestResultType.resultTypeCount.rawValue == 2)
+}
+@MainActor private func _check669() {
+    let _: Any.Type = NSPersistentHistoryResultType.self
+        let _: Int.Type = NSPersistentHistoryResultType.RawValue.self
+}
+@MainActor private func _check670() {
+    func _c670g<X: Sendable>(_: X.Type) {}
+        _c670g(NSPersistentHistoryResultType.self)
+}
+@MainActor private func _check671() {
+    let _: NSPersistentHistoryResultType = NSPersistentHistoryResultType.statusOnly
+    #expect(NSPersistentHistoryResultType.statusOnly.rawValue == 0)
+}
+@MainActor private func _check672() {
+    let _: NSPersistentHistoryResultType = NSPersistentHistoryResultType.objectIDs
+    #expect(NSPersistentHistoryResultType.objectIDs.rawValue == 1)
+}
+@MainActor private func _check673() {
+    let _: NSPersistentHistoryResultType = NSPersistentHistoryResultType.count
+    #expect(NSPersistentHistoryResultType.count.rawValue == 2)
+}
+@MainActor private func _check674() {
+    let _: NSPersistentHistoryResultType = NSPersistentHistoryResultType.transactionsOnly
+    #expect(NSPersistentHistoryResultType.transactionsOnly.rawValue == 3)
+}
+@MainActor private func _check675() {
+    let _: NSPersistentHistoryResultType = NSPersistentHistoryResultType.changesOnly
+    #expect(NSPersistentHistoryResultType.changesOnly.rawValue == 4)
+}
+@MainActor private func _check676() {
+    let _: NSPersistentHistoryResultType = NSPersistentHistoryResultType.transactionsAndChanges
+    #expect(NSPersistentHistoryResultType.transactionsAndChanges.rawValue == 5)
+}
 private final class _Sub677: NSPersistentStoreResult, @unchecked Sendable {}
 @MainActor private func _check677() {
     let _: Any.Type = NSPersistentStoreResult.self
@@ -1900,6 +1995,50 @@ private final class _Sub683: NSAsynchronousFetchResult<NSManagedObject>, @unchec
 @MainActor private func _check685() {
     let _: KeyPath<NSAsynchronousFetchResult<NSManagedObject>, [NSManagedObject]?> = \NSAsynchronousFetchResult<NSManagedObject>.finalResult
 }
+private final class _Sub686: NSBatchInsertResult, @unchecked Sendable {}
+@MainActor private func _check686() {
+    let _: Any.Type = NSBatchInsertResult.self
+        let _: NSPersistentStoreResult.Type = NSBatchInsertResult.self
+}
+@MainActor private func _check687() {
+    let _: KeyPath<NSBatchInsertResult, Any?> = \NSBatchInsertResult.result
+}
+@MainActor private func _check688() {
+    let _: KeyPath<NSBatchInsertResult, NSBatchInsertRequestResultType> = \NSBatchInsertResult.resultType
+}
+private final class _Sub689: NSBatchUpdateResult, @unchecked Sendable {}
+@MainActor private func _check689() {
+    let _: Any.Type = NSBatchUpdateResult.self
+        let _: NSPersistentStoreResult.Type = NSBatchUpdateResult.self
+}
+@MainActor private func _check690() {
+    let _: KeyPath<NSBatchUpdateResult, Any?> = \NSBatchUpdateResult.result
+}
+@MainActor private func _check691() {
+    let _: KeyPath<NSBatchUpdateResult, NSBatchUpdateRequestResultType> = \NSBatchUpdateResult.resultType
+}
+private final class _Sub692: NSBatchDeleteResult, @unchecked Sendable {}
+@MainActor private func _check692() {
+    let _: Any.Type = NSBatchDeleteResult.self
+        let _: NSPersistentStoreResult.Type = NSBatchDeleteResult.self
+}
+@MainActor private func _check693() {
+    let _: KeyPath<NSBatchDeleteResult, Any?> = \NSBatchDeleteResult.result
+}
+@MainActor private func _check694() {
+    let _: KeyPath<NSBatchDeleteResult, NSBatchDeleteRequestResultType> = \NSBatchDeleteResult.resultType
+}
+private final class _Sub695: NSPersistentHistoryResult, @unchecked Sendable {}
+@MainActor private func _check695() {
+    let _: Any.Type = NSPersistentHistoryResult.self
+        let _: NSPersistentStoreResult.Type = NSPersistentHistoryResult.self
+}
+@MainActor private func _check696() {
+    let _: KeyPath<NSPersistentHistoryResult, Any?> = \NSPersistentHistoryResult.result
+}
+@MainActor private func _check697() {
+    let _: KeyPath<NSPersistentHistoryResult, NSPersistentHistoryResultType> = \NSPersistentHistoryResult.resultType
+}
 private final class _Sub705: NSSaveChangesRequest, @unchecked Sendable {}
 @MainActor private func _check705() {
     let _: Any.Type = NSSaveChangesRequest.self
@@ -1921,6 +2060,118 @@ private final class _Sub705_706: NSSaveChangesRequest, @unchecked Sendable {}
 }
 @MainActor private func _check710() {
     let _: KeyPath<NSSaveChangesRequest, Set<NSManagedObject>?> = \NSSaveChangesRequest.lockedObjects
+}
+private final class _Sub711: NSBatchUpdateRequest, @unchecked Sendable {}
+@MainActor private func _check711() {
+    let _: Any.Type = NSBatchUpdateRequest.self
+        let _: NSPersistentStoreRequest.Type = NSBatchUpdateRequest.self
+}
+private final class _Sub711_712: NSBatchUpdateRequest, @unchecked Sendable {}
+@MainActor private func _check712() {
+    let _: (String) -> NSBatchUpdateRequest = NSBatchUpdateRequest.init(entityName:)
+        let _: (String) -> _Sub711_712 = _Sub711_712.init(entityName:)
+}
+private final class _Sub711_713: NSBatchUpdateRequest, @unchecked Sendable {}
+@MainActor private func _check713() {
+    let _: (NSEntityDescription) -> NSBatchUpdateRequest = NSBatchUpdateRequest.init(entity:)
+        let _: (NSEntityDescription) -> _Sub711_713 = _Sub711_713.init(entity:)
+}
+@MainActor private func _check714() {
+    let _: KeyPath<NSBatchUpdateRequest, String> = \NSBatchUpdateRequest.entityName
+}
+@MainActor private func _check715() {
+    let _: KeyPath<NSBatchUpdateRequest, NSEntityDescription> = \NSBatchUpdateRequest.entity
+}
+@MainActor private func _check716() {
+    let _: ReferenceWritableKeyPath<NSBatchUpdateRequest, NSPredicate?> = \NSBatchUpdateRequest.predicate
+}
+@MainActor private func _check717() {
+    let _: ReferenceWritableKeyPath<NSBatchUpdateRequest, Bool> = \NSBatchUpdateRequest.includesSubentities
+}
+@MainActor private func _check718() {
+    let _: ReferenceWritableKeyPath<NSBatchUpdateRequest, NSBatchUpdateRequestResultType> = \NSBatchUpdateRequest.resultType
+}
+@MainActor private func _check719() {
+    let _: ReferenceWritableKeyPath<NSBatchUpdateRequest, [AnyHashable: Any]?> = \NSBatchUpdateRequest.propertiesToUpdate
+}
+private final class _Sub720: NSBatchDeleteRequest, @unchecked Sendable {}
+@MainActor private func _check720() {
+    let _: Any.Type = NSBatchDeleteRequest.self
+        let _: NSPersistentStoreRequest.Type = NSBatchDeleteRequest.self
+}
+private final class _Sub720_721: NSBatchDeleteRequest, @unchecked Sendable {}
+@MainActor private func _check721() {
+    let _: (NSFetchRequest<any NSFetchRequestResult>) -> NSBatchDeleteRequest = NSBatchDeleteRequest.init(fetchRequest:)
+        let _: (NSFetchRequest<any NSFetchRequestResult>) -> _Sub720_721 = _Sub720_721.init(fetchRequest:)
+}
+private final class _Sub720_722: NSBatchDeleteRequest, @unchecked Sendable {}
+@MainActor private func _check722() {
+    let _: ([NSManagedObjectID]) -> NSBatchDeleteRequest = NSBatchDeleteRequest.init(objectIDs:)
+        let _: ([NSManagedObjectID]) -> _Sub720_722 = _Sub720_722.init(objectIDs:)
+}
+@MainActor private func _check723() {
+    let _: ReferenceWritableKeyPath<NSBatchDeleteRequest, NSBatchDeleteRequestResultType> = \NSBatchDeleteRequest.resultType
+}
+@MainActor private func _check724() {
+    let _: KeyPath<NSBatchDeleteRequest, NSFetchRequest<any NSFetchRequestResult>> = \NSBatchDeleteRequest.fetchRequest
+}
+private final class _Sub725: NSBatchInsertRequest, @unchecked Sendable {}
+@MainActor private func _check725() {
+    let _: Any.Type = NSBatchInsertRequest.self
+        let _: NSPersistentStoreRequest.Type = NSBatchInsertRequest.self
+}
+@MainActor private func _check726() {
+    let _: KeyPath<NSBatchInsertRequest, String> = \NSBatchInsertRequest.entityName
+}
+@MainActor private func _check727() {
+    let _: KeyPath<NSBatchInsertRequest, NSEntityDescription?> = \NSBatchInsertRequest.entity
+}
+@MainActor private func _check728() {
+    let _: ReferenceWritableKeyPath<NSBatchInsertRequest, [[String: Any]]?> = \NSBatchInsertRequest.objectsToInsert
+}
+@MainActor private func _check729() {
+    let _: ReferenceWritableKeyPath<NSBatchInsertRequest, ((NSMutableDictionary) -> Bool)?> = \NSBatchInsertRequest.dictionaryHandler
+}
+@MainActor private func _check730() {
+    let _: ReferenceWritableKeyPath<NSBatchInsertRequest, ((NSManagedObject) -> Bool)?> = \NSBatchInsertRequest.managedObjectHandler
+}
+@MainActor private func _check731() {
+    let _: ReferenceWritableKeyPath<NSBatchInsertRequest, NSBatchInsertRequestResultType> = \NSBatchInsertRequest.resultType
+}
+private final class _Sub725_732: NSBatchInsertRequest, @unchecked Sendable {}
+@available(*, deprecated) @MainActor private func _check732() {
+    let _: () -> NSBatchInsertRequest = NSBatchInsertRequest.init
+        let _: () -> _Sub725_732 = _Sub725_732.init
+}
+private final class _Sub725_733: NSBatchInsertRequest, @unchecked Sendable {}
+@MainActor private func _check733() {
+    let _: (String, [[String: Any]]) -> NSBatchInsertRequest = NSBatchInsertRequest.init(entityName:objects:)
+        let _: (String, [[String: Any]]) -> _Sub725_733 = _Sub725_733.init(entityName:objects:)
+}
+private final class _Sub725_734: NSBatchInsertRequest, @unchecked Sendable {}
+@MainActor private func _check734() {
+    let _: (NSEntityDescription, [[String: Any]]) -> NSBatchInsertRequest = NSBatchInsertRequest.init(entity:objects:)
+        let _: (NSEntityDescription, [[String: Any]]) -> _Sub725_734 = _Sub725_734.init(entity:objects:)
+}
+private final class _Sub725_735: NSBatchInsertRequest, @unchecked Sendable {}
+@MainActor private func _check735() {
+    let _: (NSEntityDescription, @escaping (NSMutableDictionary) -> Bool) -> NSBatchInsertRequest = NSBatchInsertRequest.init(entity:dictionaryHandler:)
+        let _: (NSEntityDescription, @escaping (NSMutableDictionary) -> Bool) -> _Sub725_735 = _Sub725_735.init(entity:dictionaryHandler:)
+}
+private final class _Sub725_736: NSBatchInsertRequest, @unchecked Sendable {}
+@MainActor private func _check736() {
+    let _: (NSEntityDescription, @escaping (NSManagedObject) -> Bool) -> NSBatchInsertRequest = NSBatchInsertRequest.init(entity:managedObjectHandler:)
+        let _: (NSEntityDescription, @escaping (NSManagedObject) -> Bool) -> _Sub725_736 = _Sub725_736.init(entity:managedObjectHandler:)
+}
+private final class _Sub725_737: NSBatchInsertRequest, @unchecked Sendable {}
+@MainActor private func _check737() {
+    let _: (String, @escaping (NSMutableDictionary) -> Bool) -> NSBatchInsertRequest = NSBatchInsertRequest.init(entityName:dictionaryHandler:)
+        let _: (String, @escaping (NSMutableDictionary) -> Bool) -> _Sub725_737 = _Sub725_737.init(entityName:dictionaryHandler:)
+}
+private final class _Sub725_738: NSBatchInsertRequest, @unchecked Sendable {}
+@MainActor private func _check738() {
+    let _: (String, @escaping (NSManagedObject) -> Bool) -> NSBatchInsertRequest = NSBatchInsertRequest.init(entityName:managedObjectHandler:)
+        let _: (String, @escaping (NSManagedObject) -> Bool) -> _Sub725_738 = _Sub725_738.init(entityName:managedObjectHandler:)
 }
 @MainActor private func _check739() {
     let _: Any.Type = NSMergePolicyType.self
@@ -2253,6 +2504,158 @@ private final class _Sub829_838: NSPersistentContainer, @unchecked Sendable {}
 }
 @MainActor private func _check841() {
     let _: (NSPersistentContainer) -> (@escaping @Sendable (NSManagedObjectContext) -> Void) -> Void = NSPersistentContainer.performBackgroundTask(_:)
+}
+@MainActor private func _check842() {
+    let _: Any.Type = NSPersistentHistoryChangeType.self
+        let _: Int.Type = NSPersistentHistoryChangeType.RawValue.self
+}
+@MainActor private func _check843() {
+    func _c843g<X: Sendable>(_: X.Type) {}
+        _c843g(NSPersistentHistoryChangeType.self)
+}
+@MainActor private func _check844() {
+    let _: NSPersistentHistoryChangeType = NSPersistentHistoryChangeType.insert
+    #expect(NSPersistentHistoryChangeType.insert.rawValue == 0)
+}
+@MainActor private func _check845() {
+    let _: NSPersistentHistoryChangeType = NSPersistentHistoryChangeType.update
+    #expect(NSPersistentHistoryChangeType.update.rawValue == 1)
+}
+@MainActor private func _check846() {
+    let _: NSPersistentHistoryChangeType = NSPersistentHistoryChangeType.delete
+    #expect(NSPersistentHistoryChangeType.delete.rawValue == 2)
+}
+private final class _Sub847: NSPersistentHistoryChange, @unchecked Sendable {}
+@MainActor private func _check847() {
+    let _: Any.Type = NSPersistentHistoryChange.self
+        let _: NSObject.Type = NSPersistentHistoryChange.self
+}
+@MainActor private func _check848() {
+    func _c848g<X: NSCopying>(_: X.Type) {}
+        _c848g(NSPersistentHistoryChange.self)
+}
+@MainActor private func _check849() {
+    let _: (NSManagedObjectContext) -> NSEntityDescription? = NSPersistentHistoryChange.entityDescription(with:)
+}
+@MainActor private func _check850() {
+    let _: () -> NSEntityDescription? = { NSPersistentHistoryChange.entityDescription }
+}
+@MainActor private func _check851() {
+    let _: () -> NSFetchRequest<any NSFetchRequestResult>? = { NSPersistentHistoryChange.fetchRequest }
+}
+@MainActor private func _check852() {
+    let _: KeyPath<NSPersistentHistoryChange, Int64> = \NSPersistentHistoryChange.changeID
+}
+@MainActor private func _check853() {
+    let _: KeyPath<NSPersistentHistoryChange, NSManagedObjectID> = \NSPersistentHistoryChange.changedObjectID
+}
+@MainActor private func _check854() {
+    let _: KeyPath<NSPersistentHistoryChange, NSPersistentHistoryChangeType> = \NSPersistentHistoryChange.changeType
+}
+@MainActor private func _check855() {
+    let _: KeyPath<NSPersistentHistoryChange, [AnyHashable: Any]?> = \NSPersistentHistoryChange.tombstone
+}
+@MainActor private func _check856() {
+    let _: KeyPath<NSPersistentHistoryChange, NSPersistentHistoryTransaction?> = \NSPersistentHistoryChange.transaction
+}
+@MainActor private func _check857() {
+    let _: KeyPath<NSPersistentHistoryChange, Set<NSPropertyDescription>?> = \NSPersistentHistoryChange.updatedProperties
+}
+private final class _Sub858: NSPersistentHistoryChangeRequest, @unchecked Sendable {}
+@MainActor private func _check858() {
+    let _: Any.Type = NSPersistentHistoryChangeRequest.self
+        let _: NSPersistentStoreRequest.Type = NSPersistentHistoryChangeRequest.self
+}
+@MainActor private func _check859() {
+    let _: (Date) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(after:)
+}
+@MainActor private func _check860() {
+    let _: (NSPersistentHistoryToken?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(after:)
+}
+@MainActor private func _check861() {
+    let _: (NSPersistentHistoryTransaction?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(after:)
+}
+@MainActor private func _check862() {
+    let _: (NSFetchRequest<any NSFetchRequestResult>) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.fetchHistory(withFetch:)
+}
+@MainActor private func _check863() {
+    let _: (Date) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.deleteHistory(before:)
+}
+@MainActor private func _check864() {
+    let _: (NSPersistentHistoryToken?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.deleteHistory(before:)
+}
+@MainActor private func _check865() {
+    let _: (NSPersistentHistoryTransaction?) -> NSPersistentHistoryChangeRequest = NSPersistentHistoryChangeRequest.deleteHistory(before:)
+}
+@MainActor private func _check866() {
+    let _: ReferenceWritableKeyPath<NSPersistentHistoryChangeRequest, NSPersistentHistoryResultType> = \NSPersistentHistoryChangeRequest.resultType
+}
+@MainActor private func _check867() {
+    let _: KeyPath<NSPersistentHistoryChangeRequest, NSPersistentHistoryToken?> = \NSPersistentHistoryChangeRequest.token
+}
+@MainActor private func _check868() {
+    let _: ReferenceWritableKeyPath<NSPersistentHistoryChangeRequest, NSFetchRequest<any NSFetchRequestResult>?> = \NSPersistentHistoryChangeRequest.fetchRequest
+}
+private final class _Sub869: NSPersistentHistoryToken, @unchecked Sendable {}
+@MainActor private func _check869() {
+    let _: Any.Type = NSPersistentHistoryToken.self
+        let _: NSObject.Type = NSPersistentHistoryToken.self
+}
+@MainActor private func _check870() {
+    func _c870g<X: NSCopying>(_: X.Type) {}
+        _c870g(NSPersistentHistoryToken.self)
+}
+@MainActor private func _check871() {
+    func _c871g<X: NSSecureCoding>(_: X.Type) {}
+        _c871g(NSPersistentHistoryToken.self)
+}
+private final class _Sub872: NSPersistentHistoryTransaction, @unchecked Sendable {}
+@MainActor private func _check872() {
+    let _: Any.Type = NSPersistentHistoryTransaction.self
+        let _: NSObject.Type = NSPersistentHistoryTransaction.self
+}
+@MainActor private func _check873() {
+    func _c873g<X: NSCopying>(_: X.Type) {}
+        _c873g(NSPersistentHistoryTransaction.self)
+}
+@MainActor private func _check874() {
+    let _: (NSManagedObjectContext) -> NSEntityDescription? = NSPersistentHistoryTransaction.entityDescription(with:)
+}
+@MainActor private func _check875() {
+    let _: () -> NSEntityDescription? = { NSPersistentHistoryTransaction.entityDescription }
+}
+@MainActor private func _check876() {
+    let _: () -> NSFetchRequest<any NSFetchRequestResult>? = { NSPersistentHistoryTransaction.fetchRequest }
+}
+@MainActor private func _check877() {
+    let _: KeyPath<NSPersistentHistoryTransaction, Date> = \NSPersistentHistoryTransaction.timestamp
+}
+@MainActor private func _check878() {
+    let _: KeyPath<NSPersistentHistoryTransaction, [NSPersistentHistoryChange]?> = \NSPersistentHistoryTransaction.changes
+}
+@MainActor private func _check879() {
+    let _: KeyPath<NSPersistentHistoryTransaction, Int64> = \NSPersistentHistoryTransaction.transactionNumber
+}
+@MainActor private func _check880() {
+    let _: KeyPath<NSPersistentHistoryTransaction, String> = \NSPersistentHistoryTransaction.storeID
+}
+@MainActor private func _check881() {
+    let _: KeyPath<NSPersistentHistoryTransaction, String> = \NSPersistentHistoryTransaction.bundleID
+}
+@MainActor private func _check882() {
+    let _: KeyPath<NSPersistentHistoryTransaction, String> = \NSPersistentHistoryTransaction.processID
+}
+@MainActor private func _check883() {
+    let _: KeyPath<NSPersistentHistoryTransaction, String?> = \NSPersistentHistoryTransaction.contextName
+}
+@MainActor private func _check884() {
+    let _: KeyPath<NSPersistentHistoryTransaction, String?> = \NSPersistentHistoryTransaction.author
+}
+@MainActor private func _check885() {
+    let _: KeyPath<NSPersistentHistoryTransaction, NSPersistentHistoryToken> = \NSPersistentHistoryTransaction.token
+}
+@MainActor private func _check886() {
+    let _: (NSPersistentHistoryTransaction) -> () -> Notification = NSPersistentHistoryTransaction.objectIDNotification
 }
 @MainActor private func _check971() {
     let _: () -> NSFetchRequest<any NSFetchRequestResult> = NSManagedObject.fetchRequest
@@ -3089,9 +3492,9 @@ private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
 }
 
 @Suite struct AppleAPISurfaceTests {
-    @Test("947 of Apple's CoreData symbols compile as Apple code uses them")
+    @Test("1056 of Apple's CoreData symbols compile as Apple code uses them")
     @MainActor func appleShapedCodeCompiles() {
-        // Compiled, not run: 97 checks of deprecated symbols (running them would
+        // Compiled, not run: 98 checks of deprecated symbols (running them would
         // warn) and 7 that call generic methods with placeholder arguments.
         let checks: [@MainActor () -> Void] = [
             _check0, _check1, _check2, _check3, _check4, _check5, _check6, _check7,
@@ -3153,55 +3556,68 @@ private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
             _check485, _check486, _check487, _check488, _check489, _check490, _check491, _check492,
             _check493, _check494, _check495, _check496, _check497, _check498, _check499, _check500,
             _check501, _check502, _check503, _check504, _check505, _check506, _check507, _check510,
-            _check511, _check512, _check513, _check514, _check538, _check539, _check540, _check542,
-            _check543, _check544, _check545, _check546, _check547, _check548, _check549, _check550,
-            _check551, _check552, _check553, _check555, _check556, _check557, _check558, _check559,
-            _check560, _check561, _check562, _check563, _check564, _check565, _check566, _check567,
-            _check568, _check569, _check570, _check571, _check572, _check573, _check588, _check590,
-            _check592, _check593, _check594, _check595, _check596, _check597, _check598, _check599,
-            _check600, _check601, _check602, _check603, _check604, _check605, _check606, _check607,
-            _check608, _check609, _check610, _check614, _check615, _check637, _check638, _check639,
-            _check640, _check641, _check642, _check643, _check644, _check645, _check646, _check647,
-            _check648, _check649, _check650, _check651, _check652, _check653, _check677, _check678,
-            _check679, _check680, _check681, _check682, _check683, _check684, _check685, _check705,
-            _check706, _check707, _check708, _check709, _check710, _check739, _check740, _check741,
-            _check742, _check743, _check744, _check745, _check746, _check747, _check748, _check749,
-            _check750, _check751, _check752, _check753, _check754, _check755, _check756, _check757,
-            _check758, _check759, _check760, _check761, _check762, _check763, _check764, _check765,
-            _check766, _check767, _check768, _check769, _check770, _check771, _check772, _check773,
-            _check774, _check775, _check776, _check777, _check778, _check779, _check780, _check781,
-            _check782, _check783, _check784, _check785, _check786, _check787, _check788, _check789,
-            _check790, _check791, _check792, _check793, _check794, _check795, _check796, _check797,
-            _check798, _check799, _check800, _check801, _check803, _check804, _check805, _check806,
-            _check807, _check808, _check813, _check814, _check815, _check816, _check817, _check818,
-            _check819, _check820, _check821, _check822, _check823, _check824, _check825, _check826,
-            _check827, _check829, _check830, _check831, _check832, _check833, _check834, _check835,
-            _check836, _check837, _check838, _check839, _check840, _check841, _check971, _check974,
-            _check978, _check979, _check980, _check981, _check982, _check983, _check984, _check985,
-            _check986, _check987, _check989, _check990, _check991, _check992, _check993, _check994,
-            _check995, _check996, _check999, _check1000, _check1001, _check1002, _check1003, _check1004,
-            _check1005, _check1006, _check1007, _check1008, _check1009, _check1010, _check1011, _check1012,
-            _check1013, _check1014, _check1015, _check1016, _check1017, _check1018, _check1019, _check1020,
-            _check1021, _check1022, _check1023, _check1024, _check1025, _check1026, _check1027, _check1028,
-            _check1029, _check1030, _check1031, _check1032, _check1033, _check1034, _check1035, _check1036,
-            _check1037, _check1038, _check1039, _check1040, _check1083, _check1084, _check1085, _check1086,
-            _check1087, _check1088, _check1089, _check1090, _check1091, _check1092, _check1093, _check1094,
-            _check1095, _check1096, _check1097, _check1098, _check1099, _check1100, _check1101, _check1102,
-            _check1103, _check1104, _check1105, _check1106, _check1107, _check1108, _check1109, _check1110,
-            _check1111, _check1112, _check1113, _check1114, _check1115, _check1116, _check1117, _check1118,
-            _check1119, _check1120, _check1121, _check1122, _check1123, _check1124, _check1167, _check1168,
-            _check1169, _check1170, _check1171, _check1172, _check1173, _check1216, _check1221, _check1222,
-            _check1223, _check1224, _check1225, _check1226, _check1227, _check1228, _check1229, _check1230,
-            _check1231, _check1232, _check1233, _check1234, _check1235, _check1236, _check1237, _check1238,
-            _check1239, _check1240, _check1241, _check1242, _check1243, _check1244, _check1245, _check1247,
-            _check1249, _check1250, _check1251, _check1252, _check1253, _check1254, _check1255, _check1256,
-            _check1257, _check1258, _check1259, _check1260, _check1261, _check1262, _check1263, _check1264,
-            _check1265, _check1266, _check1267, _check1268, _check1269, _check1270, _check1271, _check1272,
-            _check1273, _check1274, _check1275, _check1276, _check1277, _check1278, _check1279, _check1280,
-            _check1281, _check1282, _check1283, _check1284, _check1285, _check1288, _check1289, _check1290,
-            _check1291, _check1292, _check1293,
+            _check511, _check512, _check513, _check514, _check515, _check538, _check539, _check540,
+            _check542, _check543, _check544, _check545, _check546, _check547, _check548, _check549,
+            _check550, _check551, _check552, _check553, _check555, _check556, _check557, _check558,
+            _check559, _check560, _check561, _check562, _check563, _check564, _check565, _check566,
+            _check567, _check568, _check569, _check570, _check571, _check572, _check573, _check588,
+            _check590, _check592, _check593, _check594, _check595, _check596, _check597, _check598,
+            _check599, _check600, _check601, _check602, _check603, _check604, _check605, _check606,
+            _check607, _check608, _check609, _check610, _check614, _check615, _check637, _check638,
+            _check639, _check640, _check641, _check642, _check643, _check644, _check645, _check646,
+            _check647, _check648, _check649, _check650, _check651, _check652, _check653, _check654,
+            _check655, _check656, _check657, _check658, _check659, _check660, _check661, _check662,
+            _check663, _check664, _check665, _check666, _check667, _check668, _check669, _check670,
+            _check671, _check672, _check673, _check674, _check675, _check676, _check677, _check678,
+            _check679, _check680, _check681, _check682, _check683, _check684, _check685, _check686,
+            _check687, _check688, _check689, _check690, _check691, _check692, _check693, _check694,
+            _check695, _check696, _check697, _check705, _check706, _check707, _check708, _check709,
+            _check710, _check711, _check712, _check713, _check714, _check715, _check716, _check717,
+            _check718, _check719, _check720, _check721, _check722, _check723, _check724, _check725,
+            _check726, _check727, _check728, _check729, _check730, _check731, _check733, _check734,
+            _check735, _check736, _check737, _check738, _check739, _check740, _check741, _check742,
+            _check743, _check744, _check745, _check746, _check747, _check748, _check749, _check750,
+            _check751, _check752, _check753, _check754, _check755, _check756, _check757, _check758,
+            _check759, _check760, _check761, _check762, _check763, _check764, _check765, _check766,
+            _check767, _check768, _check769, _check770, _check771, _check772, _check773, _check774,
+            _check775, _check776, _check777, _check778, _check779, _check780, _check781, _check782,
+            _check783, _check784, _check785, _check786, _check787, _check788, _check789, _check790,
+            _check791, _check792, _check793, _check794, _check795, _check796, _check797, _check798,
+            _check799, _check800, _check801, _check803, _check804, _check805, _check806, _check807,
+            _check808, _check813, _check814, _check815, _check816, _check817, _check818, _check819,
+            _check820, _check821, _check822, _check823, _check824, _check825, _check826, _check827,
+            _check829, _check830, _check831, _check832, _check833, _check834, _check835, _check836,
+            _check837, _check838, _check839, _check840, _check841, _check842, _check843, _check844,
+            _check845, _check846, _check847, _check848, _check849, _check850, _check851, _check852,
+            _check853, _check854, _check855, _check856, _check857, _check858, _check859, _check860,
+            _check861, _check862, _check863, _check864, _check865, _check866, _check867, _check868,
+            _check869, _check870, _check871, _check872, _check873, _check874, _check875, _check876,
+            _check877, _check878, _check879, _check880, _check881, _check882, _check883, _check884,
+            _check885, _check886, _check971, _check974, _check978, _check979, _check980, _check981,
+            _check982, _check983, _check984, _check985, _check986, _check987, _check989, _check990,
+            _check991, _check992, _check993, _check994, _check995, _check996, _check999, _check1000,
+            _check1001, _check1002, _check1003, _check1004, _check1005, _check1006, _check1007, _check1008,
+            _check1009, _check1010, _check1011, _check1012, _check1013, _check1014, _check1015, _check1016,
+            _check1017, _check1018, _check1019, _check1020, _check1021, _check1022, _check1023, _check1024,
+            _check1025, _check1026, _check1027, _check1028, _check1029, _check1030, _check1031, _check1032,
+            _check1033, _check1034, _check1035, _check1036, _check1037, _check1038, _check1039, _check1040,
+            _check1083, _check1084, _check1085, _check1086, _check1087, _check1088, _check1089, _check1090,
+            _check1091, _check1092, _check1093, _check1094, _check1095, _check1096, _check1097, _check1098,
+            _check1099, _check1100, _check1101, _check1102, _check1103, _check1104, _check1105, _check1106,
+            _check1107, _check1108, _check1109, _check1110, _check1111, _check1112, _check1113, _check1114,
+            _check1115, _check1116, _check1117, _check1118, _check1119, _check1120, _check1121, _check1122,
+            _check1123, _check1124, _check1167, _check1168, _check1169, _check1170, _check1171, _check1172,
+            _check1173, _check1216, _check1221, _check1222, _check1223, _check1224, _check1225, _check1226,
+            _check1227, _check1228, _check1229, _check1230, _check1231, _check1232, _check1233, _check1234,
+            _check1235, _check1236, _check1237, _check1238, _check1239, _check1240, _check1241, _check1242,
+            _check1243, _check1244, _check1245, _check1247, _check1249, _check1250, _check1251, _check1252,
+            _check1253, _check1254, _check1255, _check1256, _check1257, _check1258, _check1259, _check1260,
+            _check1261, _check1262, _check1263, _check1264, _check1265, _check1266, _check1267, _check1268,
+            _check1269, _check1270, _check1271, _check1272, _check1273, _check1274, _check1275, _check1276,
+            _check1277, _check1278, _check1279, _check1280, _check1281, _check1282, _check1283, _check1284,
+            _check1285, _check1288, _check1289, _check1290, _check1291, _check1292, _check1293,
         ]
         for check in checks { check() }
-        #expect(checks.count == 843)
+        #expect(checks.count == 951)
     }
 }
