@@ -128,7 +128,14 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, NSCoding, @unch
     /// options, properties to fetch and group by, and affected stores; changing the copy
     /// leaves this request as it is.
     open override func copy(with zone: NSZone? = nil) -> Any {
-        let copy = NSFetchRequest<ResultType>()
+        copy(as: ResultType.self)
+    }
+
+    /// A copy of every setting ``copy(with:)`` copies, as a request for another result type:
+    /// the copy itself, and the `NSFetchRequest<NSFetchRequestResult>` view that fetched
+    /// results controllers keep of a typed request.
+    func copy<Other>(as _: Other.Type) -> NSFetchRequest<Other> {
+        let copy = NSFetchRequest<Other>()
         copy._entityName = _entityName
         copy.entity = entity
         copy.affectedStores = affectedStores

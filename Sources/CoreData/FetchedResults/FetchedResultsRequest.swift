@@ -28,21 +28,6 @@ extension NSFetchRequest: FetchedResultsRequest {
 
     func erased() -> NSFetchRequest<NSFetchRequestResult> {
         if let same = self as? NSFetchRequest<NSFetchRequestResult> { return same }
-        let copy = entityName.map { NSFetchRequest<NSFetchRequestResult>(entityName: $0) }
-            ?? NSFetchRequest<NSFetchRequestResult>()
-        if let entity { copy.entity = entity }
-        copy.predicate = predicate
-        copy.sortDescriptors = sortDescriptors
-        copy.fetchLimit = fetchLimit
-        copy.fetchOffset = fetchOffset
-        copy.fetchBatchSize = fetchBatchSize
-        copy.resultType = resultType
-        copy.returnsObjectsAsFaults = returnsObjectsAsFaults
-        copy.includesPendingChanges = includesPendingChanges
-        copy.includesSubentities = includesSubentities
-        copy.includesPropertyValues = includesPropertyValues
-        copy.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
-        copy.affectedStores = affectedStores
-        return copy
+        return copy(as: NSFetchRequestResult.self)
     }
 }

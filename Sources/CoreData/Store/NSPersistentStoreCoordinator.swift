@@ -50,8 +50,9 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
     /// The context on whose behalf the coordinator is calling its stores (see
     /// ``serving(_:_:)``); guarded by `stateLock`.
     private(set) var requestingContext: AnyObject?
-    /// Rows read from the stores, shared by every context of this coordinator.
-    private var rowCache: [RowCacheKey: StoreRow] = [:]
+    /// Rows read from the stores, shared by every context of this coordinator; guarded by
+    /// `stateLock` (the routing extension reads and fills it).
+    var rowCache: [RowCacheKey: StoreRow] = [:]
 
     /// Row cache access for the coordinator's extensions (call with `stateLock` held).
     func rowCacheEntry(_ key: RowCacheKey) -> StoreRow? { rowCache[key] }
@@ -594,133 +595,5 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
         requestingContext = context
         defer { requestingContext = previous }
         return try body()
-    }
-
-    // MARK: - Internal: routing, rows and saving
-
-    /// The store that holds objects of `entity`: the first whose configuration has it.
-    func store(for entity: NSEntityDescription) -> NSPersistentStore? {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        let root = entity.runtime.root
-        return persistentStores.first { store in
-            let members = managedObjectModel.entities(forConfigurationName: store.configurationName) ?? []
-            return members.contains { $0 === entity || $0 === root }
-        } ?? persistentStores.first
-    }
-
-    /// The stores whose configuration holds `entity` (its inheritance root), among
-    /// `candidates` (every store when nil). Throws when the coordinator has no store at all.
-    func stores(for entity: NSEntityDescription, among candidates: [NSPersistentStore]?) throws -> [NSPersistentStore] {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        let root = entity.runtime.root
-        let stores = (candidates ?? persistentStores).filter { store in
-            guard store.persistentStoreCoordinator === self else { return false }
-            let members = managedObjectModel.entities(forConfigurationName: store.configurationName) ?? []
-            return members.contains { $0 === entity || $0 === root }
-        }
-        if stores.isEmpty && persistentStores.isEmpty {
-            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The context's coordinator has no persistent stores.")
-        }
-        return stores
-    }
-
-    func cacheKey(_ store: NSPersistentStore, _ entity: NSEntityDescription, _ pk: Int64) -> RowCacheKey {
-        RowCacheKey(store: ObjectIdentifier(store), root: entity.runtime.rootID, pk: pk)
-    }
-
-    /// Runs a fetch on one store and caches its rows.
-    func fetchRows(_ plan: FetchPlan, in store: NSPersistentStore) throws -> [StoreRow] {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        let rows = try store.backend.fetch(plan)
-        rowCache.reserveCapacity(rowCache.count + rows.count)
-        for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
-        return rows
-    }
-
-    /// A store's ``StoreBackend/fetchColumns(_:slots:_:)`` under the coordinator's lock.
-    func fetchColumns(_ plan: FetchPlan, slots: [Int32], in store: NSPersistentStore,
-                      _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        return try store.backend.fetchColumns(plan, slots: slots, body)
-    }
-
-    func count(_ plan: FetchPlan, in store: NSPersistentStore) throws -> Int {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        return try store.backend.count(plan)
-    }
-
-    /// The row of an object: from the cache, or read from its store (and cached).
-    ///
-    /// A cached row older than `maxAge` seconds is read again (a context's
-    /// `stalenessInterval`; negative means any age).
-    func row(for objectID: NSManagedObjectID, maxAge: TimeInterval = -1) throws -> StoreRow? {
-        guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return nil }
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        let key = cacheKey(store, objectID.entity, pk)
-        if let row = rowCache[key] {
-            if maxAge < 0 || ProcessInfo.processInfo.systemUptime - row.loadedAt <= maxAge { return row }
-            rowCache.removeValue(forKey: key)
-        }
-        if let batch = faultBatches.take(key) {
-            for row in try store.backend.rows(entity: batch.entity, pks: batch.pks) {
-                rowCache[cacheKey(store, row.entity, row.pk)] = row
-            }
-            if let row = rowCache[key] { return row }
-        }
-        guard let row = try store.backend.row(entity: objectID.entity, pk: pk) else { return nil }
-        rowCache[key] = row
-        return row
-    }
-
-    func relatedKeys(_ relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [StoreKey] {
-        guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return [] }
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        if let rows = try store.backend.relatedRows(relationship: relationship, pk: pk) {
-            // The members' faults will fire from the cache instead of a query each.
-            for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
-            return rows.map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
-        }
-        return try store.backend.relatedKeys(relationship: relationship, pk: pk)
-    }
-
-    /// Keys a store chooses for new objects itself (``StoreBackend/obtainKeys(for:)``).
-    func obtainKeys(for objects: [AnyObject], in store: NSPersistentStore) throws -> [StoreKey]? {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        return try store.backend.obtainKeys(for: objects)
-    }
-
-    func allocateKeys(entity: NSEntityDescription, count: Int, in store: NSPersistentStore) throws -> Int64 {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        return try store.backend.allocateKeys(entity: entity, count: count)
-    }
-
-    /// Applies one save to one store, then refreshes the row cache with what was written.
-    func apply(_ changes: StoreChanges, to store: NSPersistentStore) throws {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        try store.backend.save(changes)
-        for write in changes.inserts + changes.updates {
-            rowCache[cacheKey(store, write.entity, write.pk)] = write.values
-        }
-        for delete in changes.deletes {
-            rowCache.removeValue(forKey: cacheKey(store, delete.entity, delete.pk))
-        }
-    }
-
-    /// Forgets cached rows (used when a context refreshes objects from the store).
-    func evictRow(for objectID: NSManagedObjectID) {
-        guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return }
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        rowCache.removeValue(forKey: cacheKey(store, objectID.entity, pk))
     }
 }
