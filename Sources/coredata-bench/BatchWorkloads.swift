@@ -48,39 +48,7 @@ extension Bench {
                 }
                 return Outcome(checksum: try recordContents(oursBatchPath), ops: n)
             },
-            raw: { [self] clock, _ in
-                RawDatabase.remove(rawBatchPath)
-                let db = try RawDatabase(path: rawBatchPath, create: true)
-                try db.copySchema(from: RawDatabase(path: oursBatchPath))
-                let entity = try db.entityID("Record")
-                clock.start()
-                try db.execute("BEGIN IMMEDIATE")
-                let insert = try db.prepare(
-                    "INSERT INTO ZRECORD (Z_PK, Z_ENT, Z_OPT, \(BenchModel.recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                let transient = cdsqlite_transient()
-                for i in 0..<n {
-                    sqlite3_bind_int64(insert, 1, Int64(i + 1))
-                    sqlite3_bind_int64(insert, 2, entity)
-                    sqlite3_bind_int64(insert, 3, 1)
-                    sqlite3_bind_int64(insert, 4, data.ident[i])
-                    sqlite3_bind_int64(insert, 5, data.quantity[i])
-                    sqlite3_bind_int64(insert, 6, data.rank[i])
-                    sqlite3_bind_int64(insert, 7, data.flags[i])
-                    sqlite3_bind_double(insert, 8, data.price[i])
-                    sqlite3_bind_double(insert, 9, data.weight[i])
-                    sqlite3_bind_text(insert, 10, data.name[i], -1, transient)
-                    sqlite3_bind_text(insert, 11, data.city[i], -1, transient)
-                    sqlite3_bind_text(insert, 12, data.notes[i], -1, transient)
-                    sqlite3_bind_double(insert, 13, data.created[i])
-                    try db.check(sqlite3_step(insert), "insert")
-                    sqlite3_reset(insert)
-                }
-                sqlite3_finalize(insert)
-                try db.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = \(n) WHERE Z_ENT = \(entity)")
-                try db.execute("COMMIT")
-                clock.stop()
-                return Outcome(checksum: try recordContents(rawBatchPath), ops: n)
-            })
+            raw: { [self] clock, _ in try rawInsert(into: rawBatchPath, schemaFrom: oursBatchPath, clock) })
     }
 
     var batchUpdate: Workload {

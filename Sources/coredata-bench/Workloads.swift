@@ -81,6 +81,43 @@ final class Bench {
 
     // MARK: - Insert
 
+    /// The raw side of both insert workloads: N rows into a fresh file at `path` whose schema
+    /// is copied from our store at `schemaSource`, one prepared INSERT per row and the
+    /// `Z_PRIMARYKEY` update, in one `BEGIN IMMEDIATE … COMMIT`.
+    func rawInsert(into path: String, schemaFrom schemaSource: String, _ clock: Stopwatch) throws -> Outcome {
+        RawDatabase.remove(path)
+        let db = try RawDatabase(path: path, create: true)
+        try db.copySchema(from: RawDatabase(path: schemaSource))
+        let entity = try db.entityID("Record")
+        clock.start()
+        try db.execute("BEGIN IMMEDIATE")
+        let insert = try db.prepare(
+            "INSERT INTO ZRECORD (Z_PK, Z_ENT, Z_OPT, \(BenchModel.recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let transient = cdsqlite_transient()
+        for i in 0..<n {
+            sqlite3_bind_int64(insert, 1, Int64(i + 1))
+            sqlite3_bind_int64(insert, 2, entity)
+            sqlite3_bind_int64(insert, 3, 1)
+            sqlite3_bind_int64(insert, 4, data.ident[i])
+            sqlite3_bind_int64(insert, 5, data.quantity[i])
+            sqlite3_bind_int64(insert, 6, data.rank[i])
+            sqlite3_bind_int64(insert, 7, data.flags[i])
+            sqlite3_bind_double(insert, 8, data.price[i])
+            sqlite3_bind_double(insert, 9, data.weight[i])
+            sqlite3_bind_text(insert, 10, data.name[i], -1, transient)
+            sqlite3_bind_text(insert, 11, data.city[i], -1, transient)
+            sqlite3_bind_text(insert, 12, data.notes[i], -1, transient)
+            sqlite3_bind_double(insert, 13, data.created[i])
+            try db.check(sqlite3_step(insert), "insert")
+            sqlite3_reset(insert)
+        }
+        sqlite3_finalize(insert)
+        try db.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = \(n) WHERE Z_ENT = \(entity)")
+        try db.execute("COMMIT")
+        clock.stop()
+        return Outcome(checksum: try recordContents(path), ops: n)
+    }
+
     var insert: Workload {
         Workload(
             key: "insert", title: "insert N + save()", ops: n, unit: "rows", target: 3.0,
@@ -107,39 +144,7 @@ final class Bench {
                 }
                 return Outcome(checksum: try recordContents(oursPath), ops: n)
             },
-            raw: { [self] clock, _ in
-                RawDatabase.remove(rawPath)
-                let db = try RawDatabase(path: rawPath, create: true)
-                try db.copySchema(from: RawDatabase(path: oursPath))
-                let entity = try db.entityID("Record")
-                clock.start()
-                try db.execute("BEGIN IMMEDIATE")
-                let insert = try db.prepare(
-                    "INSERT INTO ZRECORD (Z_PK, Z_ENT, Z_OPT, \(BenchModel.recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                let transient = cdsqlite_transient()
-                for i in 0..<n {
-                    sqlite3_bind_int64(insert, 1, Int64(i + 1))
-                    sqlite3_bind_int64(insert, 2, entity)
-                    sqlite3_bind_int64(insert, 3, 1)
-                    sqlite3_bind_int64(insert, 4, data.ident[i])
-                    sqlite3_bind_int64(insert, 5, data.quantity[i])
-                    sqlite3_bind_int64(insert, 6, data.rank[i])
-                    sqlite3_bind_int64(insert, 7, data.flags[i])
-                    sqlite3_bind_double(insert, 8, data.price[i])
-                    sqlite3_bind_double(insert, 9, data.weight[i])
-                    sqlite3_bind_text(insert, 10, data.name[i], -1, transient)
-                    sqlite3_bind_text(insert, 11, data.city[i], -1, transient)
-                    sqlite3_bind_text(insert, 12, data.notes[i], -1, transient)
-                    sqlite3_bind_double(insert, 13, data.created[i])
-                    try db.check(sqlite3_step(insert), "insert")
-                    sqlite3_reset(insert)
-                }
-                sqlite3_finalize(insert)
-                try db.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = \(n) WHERE Z_ENT = \(entity)")
-                try db.execute("COMMIT")
-                clock.stop()
-                return Outcome(checksum: try recordContents(rawPath), ops: n)
-            })
+            raw: { [self] clock, _ in try rawInsert(into: rawPath, schemaFrom: oursPath, clock) })
     }
 
     /// After the inserts: the raw file takes our file's rows, so that primary keys name
