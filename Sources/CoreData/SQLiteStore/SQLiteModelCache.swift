@@ -50,3 +50,14 @@ enum SQLiteModelCache {
         return try CompiledModelReader.model(from: archive, source: url, into: model)
     }
 }
+
+extension SQLiteStoreBackend {
+    /// The model the store at `url` caches, when its entity hashes match `metadata`: the
+    /// source of a migration when the app no longer ships the model version the store was
+    /// written with, as Apple's Core Data uses it.
+    static func cachedSourceModel(at url: URL, forStoreMetadata metadata: [String: Any]) -> NSManagedObjectModel? {
+        guard let model = try? NSManagedObjectModel(cachedInStoreAt: url),
+              model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else { return nil }
+        return model
+    }
+}

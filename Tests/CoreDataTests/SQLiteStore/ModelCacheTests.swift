@@ -155,4 +155,39 @@ struct ModelCacheTests {
         let reread = try CompiledModelReader.model(from: CompiledModelWriter.archive(model), source: momd)
         #expect(CompiledModelTests.summary(reread) == CompiledModelTests.summary(model))
     }
+
+    @Test("a store whose model version the app no longer ships migrates from the model it caches")
+    func migratesFromCachedModel() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("Users.sqlite")
+        let v1 = try ModelBundle.open(Fixtures.model("alemar11_CoreDataPlus__SampleModel3.xcdatamodeld"))
+            .model(forVersion: "SampleModel3")
+        do {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: v1)
+            let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            try context.performAndWait {
+                let user = NSEntityDescription.insertNewObject(forEntityName: "User", into: context)
+                user.setValue("Ada", forKey: "name")
+                try context.save()
+            }
+            try coordinator.remove(store)
+        }
+        // The next version, compiled: no bundle of versions to look the old one up in.
+        let v2 = try CompiledModelFile.loadVersion(Fixtures.compiled
+            .appendingPathComponent("alemar11_CoreDataPlus__SampleModel3.momd/SampleModel3_v2.mom"))
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: v2)
+        try coordinator.addPersistentStore(type: .sqlite, at: url, options: [
+            NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+        ])
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            let users = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "User"))
+            #expect(users.map { $0.value(forKey: "name") as? String } == ["Ada"])
+        }
+        let cached = try NSManagedObjectModel(cachedInStoreAt: url)
+        #expect(cached.entityVersionHashesByName == v2.entityVersionHashesByName)
+    }
 }

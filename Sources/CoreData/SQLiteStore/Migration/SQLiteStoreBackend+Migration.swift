@@ -15,8 +15,11 @@ extension SQLiteStoreBackend {
     /// Migrates the existing store at `url` to `model` when its version hashes say it
     /// was written with another model version; does nothing when they match.
     ///
+    /// The source model is the matching version of the destination's bundle or of the main
+    /// bundle, else the model the store caches in `Z_MODELCACHE`.
+    ///
     /// - Throws: `NSMigrationMissingSourceModelError` (134130) when no model version
-    ///   matches the store, `NSMigrationMissingMappingModelError` (134140) when mapping
+    ///   matches the store and it caches none, `NSMigrationMissingMappingModelError` (134140) when mapping
     ///   inference is off, `NSInferredMappingModelError` (134190) when the mapping can't
     ///   be inferred, `NSMigrationError` (134110) when the SQL fails. The store is left
     ///   untouched by every failure.
@@ -24,7 +27,8 @@ extension SQLiteStoreBackend {
         let stored = try Self.readMetadata(at: url, options: [NSPersistentStoreTimeoutOption: busyTimeout])
         let theirs = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
         guard SQLiteMetadata.versionHashes(of: entities) != theirs else { return }
-        guard let sourceModel = Self.sourceModel(forStoreMetadata: stored, destination: model) else {
+        guard let sourceModel = Self.sourceModel(forStoreMetadata: stored, destination: model)
+                ?? Self.cachedSourceModel(at: url, forStoreMetadata: stored) else {
             throw CoreDataError.make(
                 NSMigrationMissingSourceModelError,
                 "Can't find the model the store at \(url.path) was written with, to migrate it.",
