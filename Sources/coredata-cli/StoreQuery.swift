@@ -21,7 +21,8 @@ import Foundation
 /// write) and reads what its WAL holds.
 struct StoreQuery {
     var storeURL: URL
-    var modelURL: URL
+    /// The model bundle; nil means the model the store caches in `Z_MODELCACHE`.
+    var modelURL: URL?
     var entityName: String
     var predicateFormat: String?
     /// Keys to sort by; a leading `-` sorts descending.
@@ -36,13 +37,14 @@ struct StoreQuery {
     }
 
     static let usage = """
-        query <store> --model <bundle> --entity <name> [--where <predicate>]
+        query <store> [--model <bundle>] --entity <name> [--where <predicate>]
               [--sort key[,-key…]] [--limit N] [--json]
           <store>            a SQLite store, opened read-only: nothing is written in or beside
                              it (no -wal or -shm; a folder you cannot write is fine), and what
                              its -wal holds is read. It is read without locks: a program
                              writing it at the same moment may make the query fail; run it again
-          --model <bundle>   the .xcdatamodeld (the version matching the store is used)
+          --model <bundle>   the .xcdatamodeld or .momd (the version matching the store is
+                             used); without it, the model the store keeps (Z_MODELCACHE)
           --entity <name>    the entity to list (sub-entities included)
           --where <format>   an NSPredicate format string, e.g. "age > 30 AND name BEGINSWITH[c] 'a'"
           --sort <keys>      comma-separated key paths; '-key' sorts descending
@@ -50,7 +52,7 @@ struct StoreQuery {
           --json             print a JSON array instead of a table
         """
 
-    init(storeURL: URL, modelURL: URL, entityName: String) {
+    init(storeURL: URL, modelURL: URL?, entityName: String) {
         self.storeURL = storeURL
         self.modelURL = modelURL
         self.entityName = entityName
@@ -91,9 +93,9 @@ struct StoreQuery {
             index += 1
         }
         guard let store else { throw ArgumentError("missing the store path") }
-        guard let model else { throw ArgumentError("missing --model <bundle>") }
         guard let entity else { throw ArgumentError("missing --entity <name>") }
-        self.init(storeURL: URL(fileURLWithPath: store), modelURL: URL(fileURLWithPath: model), entityName: entity)
+        self.init(storeURL: URL(fileURLWithPath: store), modelURL: model.map { URL(fileURLWithPath: $0) },
+                  entityName: entity)
         predicateFormat = predicate
         sortKeys = sort
         self.limit = limit
@@ -117,11 +119,13 @@ struct StoreQuery {
             throw Self.error(NSFileReadNoSuchFileError, "There is no store at \(storeURL.path).", path: storeURL.path)
         }
         let predicate = try predicateFormat.map { try NSPredicate.throwingParse(format: $0, arguments: []) }
-        let model = try Self.model(for: storeURL, bundle: modelURL)
+        let model = try modelURL.map { try Self.model(for: storeURL, bundle: $0) }
+            ?? NSManagedObjectModel(cachedInStoreAt: storeURL)
+        let modelPath = modelURL?.path ?? "cached in \(storeURL.path)"
         guard let entity = model.entitiesByName[entityName] else {
             throw Self.error(NSCoreDataError,
-                "The model \(modelURL.path) has no entity \(entityName) (entities: \(model.entitiesByName.keys.sorted().joined(separator: ", "))).",
-                path: modelURL.path)
+                "The model \(modelPath) has no entity \(entityName) (entities: \(model.entitiesByName.keys.sorted().joined(separator: ", "))).",
+                path: modelURL?.path ?? storeURL.path)
         }
 
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
@@ -164,6 +168,13 @@ struct StoreQuery {
     /// metadata (the bundle's designated version when none matches exactly, so that the
     /// store's own open error explains the mismatch).
     static func model(for store: URL, bundle bundleURL: URL) throws -> NSManagedObjectModel {
+        if ["momd", "mom"].contains(bundleURL.pathExtension.lowercased()),
+           FileManager.default.fileExists(atPath: bundleURL.path) {
+            let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
+            return try NSManagedObjectModel.mergedModel(
+                from: [Bundle(path: bundleURL.deletingLastPathComponent().path) ?? .main], forStoreMetadata: metadata)
+                ?? NSManagedObjectModel.load(contentsOf: bundleURL)
+        }
         let (bundle, designated) = try ModelBundle.resolve(bundleURL)
         let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
         for name in [designated] + bundle.versionNames.filter({ $0 != designated }) {
