@@ -124,7 +124,7 @@ enum BinaryPropertyList {
             let (total, overflow) = count.multipliedReportingOverflow(by: referenceSize)
             guard !overflow else { throw PropertyListFormatError("a collection is too large") }
             try need(position, total)
-            return (0..<count).map { Int(Self.number(bytes, at: position + $0 * referenceSize, size: referenceSize)) }
+            return (0..<count).map { Int(clamping: Self.number(bytes, at: position + $0 * referenceSize, size: referenceSize)) }
         }
 
         mutating func value(at index: Int, depth: Int) throws -> PropertyListValue {
@@ -190,7 +190,7 @@ enum BinaryPropertyList {
             case 0x8:
                 let size = Int(marker & 0x0F) + 1
                 try need(position, size)
-                return .uid(Int(Self.number(bytes, at: position, size: size)))
+                return .uid(Int(clamping: Self.number(bytes, at: position, size: size)))
             case 0xA, 0xC:
                 let length = try count(marker, after: &position)
                 let refs = try references(at: position, count: length)

@@ -72,6 +72,7 @@ struct CompiledModelReader {
             entityList.append(try entity(at: index))
         }
         entityList.sort { ($0.name ?? "") < ($1.name ?? "") }
+        try checkEntities(entityList)
         // Parents first: a sub-entity leaves out what its parent already declares.
         func depth(_ entity: NSEntityDescription) -> Int {
             var count = 0
@@ -111,6 +112,28 @@ struct CompiledModelReader {
     }
 
     // MARK: - Entities
+
+    /// A damaged or hand-made archive must not reach the model as an inheritance cycle or
+    /// two entities of one name, which the model's own code would trap on.
+    private func checkEntities(_ list: [NSEntityDescription]) throws {
+        var names = Set<String>()
+        for entity in list {
+            guard let name = entity.name, !name.isEmpty else {
+                throw PropertyListFormatError("an archived entity has no name")
+            }
+            guard names.insert(name).inserted else {
+                throw PropertyListFormatError("two archived entities are named \(name)")
+            }
+            var seen = Set<ObjectIdentifier>([ObjectIdentifier(entity)])
+            var current = entity.superentity
+            while let parent = current {
+                guard seen.insert(ObjectIdentifier(parent)).inserted else {
+                    throw PropertyListFormatError("the archived entity \(name) inherits from itself")
+                }
+                current = parent.superentity
+            }
+        }
+    }
 
     private mutating func entity(at index: Int) throws -> NSEntityDescription {
         if let known = entities[index] { return known }
@@ -157,7 +180,12 @@ struct CompiledModelReader {
             guard case .uid(let propertyIndex) = value, let archived = try archive.object(at: propertyIndex) else { continue }
             // Some archives list a sub-entity's inherited properties too: the parent has them.
             if let name = try archived.string("NSPropertyName"), inherited[name] != nil { continue }
-            own.append(try property(archived, entityName: entity.name ?? ""))
+            let property = try property(archived, entityName: entity.name ?? "")
+            guard !property.name.isEmpty, !own.contains(where: { $0.name == property.name }) else {
+                throw PropertyListFormatError(
+                    "the archived entity \(entity.name ?? "?") has two properties named \"\(property.name)\" (or one without a name)")
+            }
+            own.append(property)
         }
         own.sort { $0.name < $1.name }
         entity.properties = own

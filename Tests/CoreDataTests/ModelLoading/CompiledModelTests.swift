@@ -120,6 +120,36 @@ struct CompiledModelTests {
         }
     }
 
+    @Test("a compiled model damaged byte by byte never traps: it loads or throws in NSCocoaErrorDomain")
+    func damagedCompiledModels() throws {
+        let source = Fixtures.compiled.appendingPathComponent("alemar11_CoreDataPlus__SampleModel.momd/SampleModel2.mom")
+        let good = try Data(contentsOf: source)
+        var random = SplitMix64(seed: 14)
+        var loaded = 0, refused = 0
+        for round in 0..<400 {
+            var data = good
+            if round % 4 == 3 {
+                data = data.prefix(Int(random.next() % UInt64(data.count)))
+            } else {
+                for _ in 0...(round % 3) {
+                    let index = Int(random.next() % UInt64(data.count))
+                    data[index] = UInt8(truncatingIfNeeded: random.next())
+                }
+            }
+            do {
+                let model = try CompiledModelReader.model(from: data, source: source)
+                _ = model.entityVersionHashesByName
+                _ = try? model.freeze()
+                loaded += 1
+            } catch let error as NSError {
+                #expect(error.domain == NSCocoaErrorDomain)
+                refused += 1
+            }
+        }
+        #expect(loaded + refused == 400)
+        #expect(refused > 0)
+    }
+
     // MARK: - Finding compiled models
 
     @Test("NSManagedObjectModelReference resolves a file, a name in a bundle or a model by its version checksum")
