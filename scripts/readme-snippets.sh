@@ -176,6 +176,8 @@ for group in "${groups[@]}"; do
         session cli "$work/cli.sh"
         expect cli "ShoppingItem"   # from `coredata model`
         expect cli "Eggs"           # from `coredata query`
+        expect cli "History    off"   # from `coredata info`
+        expect cli "The store is sound."   # from `coredata check`
         [[ -x $work/home-cli/.local/bin/coredata ]] \
             || { echo "FAIL: readme-snippets cli: cli-install installed no ~/.local/bin/coredata" >&2; exit 1; }
         ;;

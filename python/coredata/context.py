@@ -13,11 +13,11 @@ from ctypes import byref, c_double, c_int, c_int64, c_size_t, c_void_p
 from typing import (TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Type,
                     Union)
 
-from ._native import (CD_NULL, RESULT_DICTIONARIES, RESULT_OBJECT_IDS, check, encode, lib,
+from ._native import (RESULT_DICTIONARIES, RESULT_OBJECT_IDS, check, encode, lib,
                       take_string)
 from .model import AttributeType, Entity, PropertyKind
 from .objects import Object, ObjectID
-from .values import add_argument, datetime_from_seconds
+from .values import add_argument, datetime_from_seconds, read_nullable
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -194,7 +194,7 @@ class Context:
                 row: Dict[str, Any] = {}
                 for key in properties:
                     value = _row_value(result, index, key, described)
-                    if value is not _MISSING:
+                    if value is not None:
                         row[key] = value
                 rows.append(row)
             return rows
@@ -295,34 +295,28 @@ class Context:
         return f"<coredata.Context {kind} of {self.container!r}>"
 
 
-_MISSING = object()
-
-
 def _row_value(result: c_void_p, index: int, key: str, entity: Entity) -> Any:
-    """A dictionary row's value for an attribute, as its Python type; _MISSING for nil."""
+    """A dictionary row's value for an attribute, as its Python type; None for nil."""
     raw = encode(key, "property")
     kind = entity.properties[key].attribute_type
     if kind in (AttributeType.INTEGER16, AttributeType.INTEGER32, AttributeType.INTEGER64,
                 AttributeType.BOOLEAN):
-        out = c_int64()
-        status = lib.cd_fetch_result_get_int64(byref(out), result, index, raw)
-        if status == CD_NULL:
-            return _MISSING
-        check(status)
-        return bool(out.value) if kind == AttributeType.BOOLEAN else out.value
+        integer = c_int64()
+        status = lib.cd_fetch_result_get_int64(byref(integer), result, index, raw)
+        return read_nullable(status, lambda: bool(integer.value) if kind == AttributeType.BOOLEAN
+                             else integer.value)
     if kind in (AttributeType.DOUBLE, AttributeType.FLOAT, AttributeType.DATE):
-        out_d = c_double()
-        status = lib.cd_fetch_result_get_double(byref(out_d), result, index, raw)
-        if status == CD_NULL:
-            return _MISSING
-        check(status)
-        return datetime_from_seconds(out_d.value) if kind == AttributeType.DATE else out_d.value
+        double = c_double()
+        status = lib.cd_fetch_result_get_double(byref(double), result, index, raw)
+        return read_nullable(status, lambda: datetime_from_seconds(double.value)
+                             if kind == AttributeType.DATE else double.value)
     text = c_void_p()
     status = lib.cd_fetch_result_copy_text(byref(text), result, index, raw)
-    if status == CD_NULL:
-        return _MISSING
-    check(status)
-    value = take_string(text)
+    return read_nullable(status, lambda: _from_text(kind, take_string(text)))
+
+
+def _from_text(kind: AttributeType, value: str) -> Any:
+    """A dictionary value the C API gives as text, as its attribute type's Python value."""
     if kind == AttributeType.UUID:
         return uuid.UUID(value)
     if kind == AttributeType.DECIMAL:

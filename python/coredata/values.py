@@ -22,7 +22,7 @@ import decimal
 import math
 import uuid
 from ctypes import byref, c_double, c_int, c_int64, c_size_t, c_uint8, c_void_p
-from typing import Any
+from typing import Any, Callable
 
 from ._native import CD_NULL, check, encode, lib, take_blob, take_string
 from .errors import RangeError, ValueTypeError
@@ -51,66 +51,47 @@ def _uuid_bytes(value: uuid.UUID) -> "ctypes.Array[c_uint8]":
     return (c_uint8 * 16).from_buffer_copy(value.bytes)
 
 
+def read_nullable(status: int, convert: Callable[[], Any]) -> Any:
+    """None for a nil value (CD_NULL), else the converted output of a successful call."""
+    if status == CD_NULL:
+        return None
+    check(status)
+    return convert()
+
+
 def read_attribute(handle: c_void_p, key: bytes, attribute: Property) -> Any:
     """The value of an attribute, as the Python type of its Core Data type; None for nil."""
     kind = attribute.attribute_type
     if kind in _INTEGERS:
-        out = c_int64()
-        status = lib.cd_object_get_int64(byref(out), handle, key)
-        value: Any = out
-    elif kind in _FLOATS:
-        out_d = c_double()
-        status = lib.cd_object_get_double(byref(out_d), handle, key)
-        value = out_d
-    elif kind == AttributeType.BOOLEAN:
-        out_b = c_int()
-        status = lib.cd_object_get_bool(byref(out_b), handle, key)
-        if status == CD_NULL:
-            return None
-        check(status)
-        return bool(out_b.value)
-    elif kind in _TEXT:
+        integer = c_int64()
+        return read_nullable(lib.cd_object_get_int64(byref(integer), handle, key), lambda: integer.value)
+    if kind in _FLOATS:
+        double = c_double()
+        return read_nullable(lib.cd_object_get_double(byref(double), handle, key), lambda: double.value)
+    if kind == AttributeType.BOOLEAN:
+        flag = c_int()
+        return read_nullable(lib.cd_object_get_bool(byref(flag), handle, key), lambda: bool(flag.value))
+    if kind in _TEXT:
         text = c_void_p()
-        status = lib.cd_object_get_text(byref(text), handle, key)
-        if status == CD_NULL:
-            return None
-        check(status)
-        return take_string(text)
-    elif kind == AttributeType.DATE:
+        return read_nullable(lib.cd_object_get_text(byref(text), handle, key), lambda: take_string(text))
+    if kind == AttributeType.DATE:
         seconds = c_double()
-        status = lib.cd_object_get_date(byref(seconds), handle, key)
-        if status == CD_NULL:
-            return None
-        check(status)
-        return datetime_from_seconds(seconds.value)
-    elif kind == AttributeType.BINARY:
+        return read_nullable(lib.cd_object_get_date(byref(seconds), handle, key),
+                             lambda: datetime_from_seconds(seconds.value))
+    if kind == AttributeType.BINARY:
         blob, length = c_void_p(), c_size_t()
-        status = lib.cd_object_get_blob(byref(blob), byref(length), handle, key)
-        if status == CD_NULL:
-            return None
-        check(status)
-        return take_blob(blob, length.value)
-    elif kind == AttributeType.UUID:
+        return read_nullable(lib.cd_object_get_blob(byref(blob), byref(length), handle, key),
+                             lambda: take_blob(blob, length.value))
+    if kind == AttributeType.UUID:
         raw = (c_uint8 * 16)()
-        status = lib.cd_object_get_uuid(byref(raw), handle, key)
-        if status == CD_NULL:
-            return None
-        check(status)
-        return uuid.UUID(bytes=bytes(raw))
-    elif kind == AttributeType.DECIMAL:
+        return read_nullable(lib.cd_object_get_uuid(byref(raw), handle, key),
+                             lambda: uuid.UUID(bytes=bytes(raw)))
+    if kind == AttributeType.DECIMAL:
         text = c_void_p()
-        status = lib.cd_object_get_decimal(byref(text), handle, key)
-        if status == CD_NULL:
-            return None
-        check(status)
-        return decimal.Decimal(take_string(text))
-    else:
-        raise ValueTypeError(5, f"The attribute {attribute.name!r} is of type {kind.name}, "
-                                "which has no Python form in this package.")
-    if status == CD_NULL:
-        return None
-    check(status)
-    return value.value
+        return read_nullable(lib.cd_object_get_decimal(byref(text), handle, key),
+                             lambda: decimal.Decimal(take_string(text)))
+    raise ValueTypeError(5, f"The attribute {attribute.name!r} is of type {kind.name}, "
+                            "which has no Python form in this package.")
 
 
 def write_attribute(handle: c_void_p, key: bytes, attribute: Property, value: Any) -> None:
