@@ -30,6 +30,7 @@ import Testing
         #expect(text.status == 0, "\(text.errors)")
         #expect(text.output.contains("UUID       753753D3-A961-4901-AB05-8CC48B1D3853"), "\(text.output)")
         #expect(text.output.contains("History    off"))
+        #expect(text.output.contains("(journal mode wal)"), "the header says WAL: \(text.output)")
         #expect(text.output.contains("Car                nlVVKQchWCING6zS+Ao9rUkZ90oyqovp7iKmp7QSbI8="))
         let json = try Self.jsonObject(Self.coredata(["info", store.path, "--json"]))
         #expect(json["history"] as? Bool == false)

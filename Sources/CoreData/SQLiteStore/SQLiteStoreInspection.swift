@@ -27,7 +27,8 @@ import Foundation
 
     /// Every table of the file, by name.
     public var tables: [String]
-    /// `PRAGMA journal_mode`: "wal" for stores Core Data writes, "delete" for others.
+    /// "wal" for a file in write-ahead-log mode (as Core Data writes stores), else "delete"
+    /// (rollback journal), read from the file's header.
     public var journalMode: String
     /// Whether the store records persistent history (it has Apple's `ATRANSACTION` table).
     public var hasPersistentHistory: Bool { tables.contains("ATRANSACTION") }
@@ -42,11 +43,14 @@ import Foundation
     ///   (134180) or `NSFileReadCorruptFileError` (259) for a file SQLite cannot read.
     public init(storeAt url: URL) throws {
         self = try Self.readable(url) { try Self(reading: Self.open(url)) }
+        // From the file's header: a connection that reads without writing may open a WAL
+        // file as immutable, and then reports "delete".
+        journalMode = SQLiteConnection.isWALModeFile(url.standardizedFileURL.path) ? "wal" : "delete"
     }
 
     private init(reading connection: SQLiteConnection) throws {
         tables = try Self.strings(connection, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        journalMode = (try connection.scalarString("PRAGMA journal_mode")) ?? ""
+        journalMode = ""
         var counts: [String: Int64] = [:]
         for table in tables {
             let statement = try connection.prepare("SELECT count(*) FROM \(SQLiteConnection.quote(table))")
