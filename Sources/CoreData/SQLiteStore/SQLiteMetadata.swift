@@ -40,6 +40,7 @@ enum SQLiteMetadata {
     static let storeKeys = [
         NSStoreUUIDKey, NSStoreModelVersionHashesKey, NSStoreModelVersionIdentifiersKey,
         "NSPersistenceFrameworkVersion", "NSStoreModelVersionHashesVersion", "_NSAutoVacuumLevel",
+        "NSStoreModelVersionHashesDigest", "NSStoreModelVersionChecksumKey",
     ]
 
     /// `metadata` with the store's own keys (``storeKeys``) taken from `stored` where it

@@ -121,6 +121,24 @@ struct ModelCacheTests {
         #expect(ours["NSStoreModelVersionHashesDigest"] as? String == apple["NSStoreModelVersionHashesDigest"] as? String)
         #expect(ours["NSStoreModelVersionChecksumKey"] as? String == apple["NSStoreModelVersionChecksumKey"] as? String)
 
+        // An app replacing the metadata keeps the store's own keys, these two included.
+        do {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
+            coordinator.setMetadata(["app": "yes"], for: store)
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            try context.performAndWait {
+                NSEntityDescription.insertNewObject(forEntityName: "User", into: context).setValue("Bo", forKey: "name")
+                try context.save()
+            }
+            try coordinator.remove(store)
+            let kept = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
+            #expect(kept["app"] as? String == "yes")
+            #expect(kept["NSStoreModelVersionChecksumKey"] as? String == apple["NSStoreModelVersionChecksumKey"] as? String)
+            #expect(kept["NSStoreModelVersionHashesDigest"] as? String == apple["NSStoreModelVersionHashesDigest"] as? String)
+        }
+
         // Z_CONTENT is raw DEFLATE of a keyed archive whose root is an NSManagedObjectModel.
         let raw = try RawDatabase(url)
         let blob = try #require(try raw.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE") as? Data)
