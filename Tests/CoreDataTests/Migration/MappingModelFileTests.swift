@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+import CoreData
+import CoreDataTestSupport
+
+/// An `xcmapping.xml` as Xcode writes it (a Core Data XML store of Xcode's editing
+/// objects) for Library → Library 2: AuthorToAuthor (no policy) and BookToBook (with
+/// `bookPolicy`), every expression left to Xcode.
+private func xcmappingXML(bookPolicy: String?, bookSource: String = "Book") -> String {
+    let policy = bookPolicy.map { "\n        <attribute name=\"migrationpolicyclassname\" type=\"string\">\($0)</attribute>" } ?? ""
+    return """
+        <?xml version="1.0" standalone="no"?>
+        <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">
+
+        <database>
+            <databaseInfo>
+                <version>134481920</version>
+                <UUID>6C1D2A4E-1B7F-4C55-9E63-0A9B2F3D4E11</UUID>
+                <nextObjectID>110</nextObjectID>
+                <metadata>
+                    <plist version="1.0">
+                        <dict>
+                            <key>NSPersistenceFrameworkVersion</key>
+                            <integer>1338</integer>
+                            <key>NSStoreModelVersionHashesVersion</key>
+                            <integer>3</integer>
+                            <key>NSStoreModelVersionIdentifiers</key>
+                            <array><string></string></array>
+                        </dict>
+                    </plist>
+                </metadata>
+            </databaseInfo>
+            <object type="XDDEVATTRIBUTEMAPPING" id="z102">
+                <attribute name="name" type="string">name</attribute>
+                <attribute name="autogenerateexpression" type="bool">1</attribute>
+                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z104"></relationship>
+            </object>
+            <object type="XDDEVRELATIONSHIPMAPPING" id="z103">
+                <attribute name="name" type="string">books</attribute>
+                <attribute name="autogenerateexpression" type="bool">1</attribute>
+                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z104"></relationship>
+            </object>
+            <object type="XDDEVENTITYMAPPING" id="z104">
+                <attribute name="mappingnumber" type="int16">1</attribute>
+                <attribute name="sourcename" type="string">Author</attribute>
+                <attribute name="destinationname" type="string">Author</attribute>
+                <attribute name="name" type="string">AuthorToAuthor</attribute>
+                <attribute name="autogenerateexpression" type="bool">1</attribute>
+                <relationship name="mappingmodel" type="1/1" destination="XDDEVMAPPINGMODEL" idrefs="z101"></relationship>
+                <relationship name="attributemappings" type="0/0" destination="XDDEVATTRIBUTEMAPPING" idrefs="z102"></relationship>
+                <relationship name="relationshipmappings" type="0/0" destination="XDDEVRELATIONSHIPMAPPING" idrefs="z103"></relationship>
+            </object>
+            <object type="XDDEVATTRIBUTEMAPPING" id="z105">
+                <attribute name="name" type="string">title</attribute>
+                <attribute name="autogenerateexpression" type="bool">1</attribute>
+                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z108"></relationship>
+            </object>
+            <object type="XDDEVATTRIBUTEMAPPING" id="z106">
+                <attribute name="name" type="string">pages</attribute>
+                <attribute name="autogenerateexpression" type="bool">1</attribute>
+                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z108"></relationship>
+            </object>
+            <object type="XDDEVRELATIONSHIPMAPPING" id="z107">
+                <attribute name="name" type="string">author</attribute>
+                <attribute name="autogenerateexpression" type="bool">1</attribute>
+                <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z108"></relationship>
+            </object>
+            <object type="XDDEVENTITYMAPPING" id="z108">
+                <attribute name="mappingnumber" type="int16">2</attribute>
+                <attribute name="sourcename" type="string">\(bookSource)</attribute>
+                <attribute name="destinationname" type="string">Book</attribute>
+                <attribute name="name" type="string">BookToBook</attribute>
+                <attribute name="autogenerateexpression" type="bool">1</attribute>\(policy)
+                <relationship name="mappingmodel" type="1/1" destination="XDDEVMAPPINGMODEL" idrefs="z101"></relationship>
+                <relationship name="attributemappings" type="0/0" destination="XDDEVATTRIBUTEMAPPING" idrefs="z105 z106"></relationship>
+                <relationship name="relationshipmappings" type="0/0" destination="XDDEVRELATIONSHIPMAPPING" idrefs="z107"></relationship>
+            </object>
+            <object type="XDDEVMAPPINGMODEL" id="z101">
+                <attribute name="sourcemodelpath" type="string">Library.xcdatamodeld/Library.xcdatamodel</attribute>
+                <attribute name="destinationmodelpath" type="string">Library.xcdatamodeld/Library 2.xcdatamodel</attribute>
+                <relationship name="entitymappings" type="0/0" destination="XDDEVENTITYMAPPING" idrefs="z108 z104"></relationship>
+            </object>
+        </database>
+        """
+}
+
+@Suite struct MappingModelFileTests {
+    let folder: TemporaryDirectory
+    let v1: NSManagedObjectModel
+    let v2: NSManagedObjectModel
+    let store: URL
+
+    init() throws {
+        folder = try TemporaryDirectory()
+        (v1, v2) = try MigrationFixtures.bundle("Library", in: folder, v1: MigrationFixtures.libraryV1,
+                                                v2: MigrationFixtures.libraryV2)
+        store = folder.file("Library.sqlite")
+        try MigrationFixtures.makeStore(at: store, model: v1, MigrationFixtures.fillLibrary)
+    }
+
+    /// Writes `Library.xcmappingmodel/xcmapping.xml` beside the model bundle.
+    @discardableResult
+    func writeMappingModel(_ xml: String) throws -> URL {
+        let url = folder.file("Library.xcmappingmodel")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try xml.write(to: url.appendingPathComponent("xcmapping.xml"), atomically: true, encoding: .utf8)
+        return url
+    }
+
+    /// A container on the v2 model with inference off, loading the v1 store.
+    func loadContainer() -> (NSPersistentContainer, NSError?) {
+        let container = NSPersistentContainer(name: "Library", managedObjectModel: v2)
+        let description = NSPersistentStoreDescription(url: store)
+        description.shouldInferMappingModelAutomatically = false
+        container.persistentStoreDescriptions = [description]
+        var loadError: NSError?
+        container.loadPersistentStores { _, error in loadError = error as NSError? }
+        return (container, loadError)
+    }
+
+    @Test("NSMappingModel(contentsOf:) reads an .xcmappingmodel: mappings in Xcode's order, policy names, Xcode's expressions")
+    func loadsFile() throws {
+        let url = try writeMappingModel(xcmappingXML(bookPolicy: "CoreDataTests.MigrationUppercasingPolicy"))
+        let mapping = try #require(NSMappingModel(contentsOf: url))
+        #expect(mapping.entityMappings.map(\.name) == ["AuthorToAuthor", "BookToBook"])
+        let books = try #require(mapping.entityMappingsByName["BookToBook"])
+        #expect(books.entityMigrationPolicyClassName == "CoreDataTests.MigrationUppercasingPolicy")
+        #expect(books.mappingType == .customEntityMappingType)
+        #expect(mapping.entityMappingsByName["AuthorToAuthor"]?.mappingType == .copyEntityMappingType)
+        #expect(books.sourceEntityVersionHash == v1.entitiesByName["Book"]?.versionHash)
+        #expect(books.destinationEntityVersionHash == v2.entitiesByName["Book"]?.versionHash)
+        #expect(books.attributeMappings?.first { $0.name == "title" }?.valueExpression?.description == "$source.title")
+        #expect(books.attributeMappings?.first { $0.name == "pages" }?.valueExpression == nil)
+        #expect(books.relationshipMappings?.first?.valueExpression?.description.contains(
+            "destinationInstancesForSourceRelationshipNamed:sourceInstances:") == true)
+        #expect(books.sourceExpression?.description.contains("fetchRequestForSourceEntityNamed:predicateString:") == true)
+    }
+
+    @Test("NSMappingModel(from:forSourceModel:destinationModel:) finds a bundle's mapping model for its models only")
+    func findsInBundle() throws {
+        try writeMappingModel(xcmappingXML(bookPolicy: nil))
+        let bundle = try #require(Bundle(url: folder.url))
+        #expect(NSMappingModel(from: [bundle], forSourceModel: v1, destinationModel: v2) != nil)
+        #expect(NSMappingModel(from: [bundle], forSourceModel: v2, destinationModel: v1) == nil)
+    }
+
+    @Test("a container with inference off migrates its store with the bundle's mapping model, keeping the store UUID")
+    func containerUsesMappingModel() throws {
+        try writeMappingModel(xcmappingXML(bookPolicy: "CoreDataTests.MigrationUppercasingPolicy"))
+        let uuid = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)[NSStoreUUIDKey] as? String
+        let (container, error) = loadContainer()
+        #expect(error == nil)
+        for store in container.persistentStoreCoordinator.persistentStores {
+            try container.persistentStoreCoordinator.remove(store)
+        }
+        let migrated = try MigrationFixtures.contents(of: store, model: v2)
+        #expect(migrated == [
+            "Author name=Banks books->[EXCESSION]",
+            "Author name=Le Guin books->[EARTHSEA,LATHE]",
+            "Book pages=nil title=EARTHSEA author->[Le Guin]",
+            "Book pages=nil title=EXCESSION author->[Banks]",
+            "Book pages=nil title=LATHE author->[Le Guin]",
+        ], "\(migrated)")
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
+        #expect(metadata[NSStoreUUIDKey] as? String == uuid)
+        #expect(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
+    }
+
+    @Test("inference off and no mapping model: 134140, the store byte for byte as it was")
+    func noMappingModel() throws {
+        let bytes = fileBytes(store)
+        let (_, error) = loadContainer()
+        #expect(error?.code == NSMigrationMissingMappingModelError)
+        #expect(fileBytes(store) == bytes)
+    }
+
+    @Test("a policy that throws fails the load with 134110 over the policy's error; the store stays byte for byte")
+    func policyThrows() throws {
+        try writeMappingModel(xcmappingXML(bookPolicy: "CoreDataTests.MigrationFailingPolicy"))
+        let bytes = fileBytes(store)
+        let (_, error) = loadContainer()
+        #expect(error?.code == NSMigrationError)
+        #expect((error?.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == 13)
+        #expect(fileBytes(store) == bytes)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("migration") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("a policy class that does not exist fails the load with 134170; the store stays byte for byte")
+    func missingPolicy() throws {
+        try writeMappingModel(xcmappingXML(bookPolicy: "CoreDataTests.NoSuchPolicy"))
+        let bytes = fileBytes(store)
+        let (_, error) = loadContainer()
+        #expect(error?.code == NSEntityMigrationPolicyError)
+        #expect(fileBytes(store) == bytes)
+    }
+
+    @Test("files that are not mapping models, or map entities the models lack, are refused")
+    func badFiles() throws {
+        let garbage = folder.file("Garbage.xcmappingmodel")
+        try FileManager.default.createDirectory(at: garbage, withIntermediateDirectories: true)
+        try Data("not xml <<<".utf8).write(to: garbage.appendingPathComponent("xcmapping.xml"))
+        #expect(NSMappingModel(contentsOf: garbage) == nil)
+        #expect(NSMappingModel(contentsOf: folder.file("Missing.xcmappingmodel")) == nil)
+        #expect(NSMappingModel(contentsOf: nil) == nil)
+        let wrong = try writeMappingModel(xcmappingXML(bookPolicy: nil, bookSource: "Magazine"))
+        #expect(NSMappingModel(contentsOf: wrong) == nil)
+        // A container skips it: inference off, nothing fits, 134140.
+        let bytes = fileBytes(store)
+        #expect(loadContainer().1?.code == NSMigrationMissingMappingModelError)
+        #expect(fileBytes(store) == bytes)
+    }
+}
