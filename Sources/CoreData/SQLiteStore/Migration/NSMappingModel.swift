@@ -204,8 +204,9 @@ open class NSMappingModel: NSObject, @unchecked Sendable {
     /// file recorded them and in the folders above the mapping model, where a project
     /// keeps them.
     ///
-    /// - Note: Apple parity: Apple reads the compiled `.cdm` form; `MappingModelFile`
-    ///   errors say why a file was refused through ``mappingModel(contentsOf:)``.
+    /// - Note: Apple parity: Apple reads the compiled `.cdm` form; this reads Xcode's
+    ///   source. Expressions an author wrote by hand are archived `NSExpression`s in the
+    ///   file, which cannot be read here: such a file gives nil.
     public convenience init?(contentsOf url: URL?) {
         guard let url, let loaded = try? MappingModelFile.load(url) else { return nil }
         self.init(entityMappings: loaded.entityMappings)
