@@ -6,8 +6,11 @@ import CoreDataTestSupport
 /// An `xcmapping.xml` as Xcode writes it (a Core Data XML store of Xcode's editing
 /// objects) for Library → Library 2: AuthorToAuthor (no policy) and BookToBook (with
 /// `bookPolicy`), every expression left to Xcode.
-private func xcmappingXML(bookPolicy: String?, bookSource: String = "Book") -> String {
-    let policy = bookPolicy.map { "\n        <attribute name=\"migrationpolicyclassname\" type=\"string\">\($0)</attribute>" } ?? ""
+private func xcmappingXML(bookPolicy: String?, bookSource: String = "Book", bookFilter: String? = nil) -> String {
+    var policy = bookPolicy.map { "\n        <attribute name=\"migrationpolicyclassname\" type=\"string\">\($0)</attribute>" } ?? ""
+    if let bookFilter {
+        policy += "\n        <attribute name=\"sourcefilterpredicatestring\" type=\"string\">\(bookFilter)</attribute>"
+    }
     return """
         <?xml version="1.0" standalone="no"?>
         <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">
@@ -107,11 +110,11 @@ private func xcmappingXML(bookPolicy: String?, bookSource: String = "Book") -> S
         return url
     }
 
-    /// A container on the v2 model with inference off, loading the v1 store.
-    func loadContainer() -> (NSPersistentContainer, NSError?) {
+    /// A container on the v2 model (inference off unless `infer`), loading the v1 store.
+    func loadContainer(infer: Bool = false) -> (NSPersistentContainer, NSError?) {
         let container = NSPersistentContainer(name: "Library", managedObjectModel: v2)
         let description = NSPersistentStoreDescription(url: store)
-        description.shouldInferMappingModelAutomatically = false
+        description.shouldInferMappingModelAutomatically = infer
         container.persistentStoreDescriptions = [description]
         var loadError: NSError?
         container.loadPersistentStores { _, error in loadError = error as NSError? }
@@ -164,6 +167,35 @@ private func xcmappingXML(bookPolicy: String?, bookSource: String = "Book") -> S
         let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
         #expect(metadata[NSStoreUUIDKey] as? String == uuid)
         #expect(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
+    }
+
+    @Test("with inference on, a fitting mapping model file is still used first, as Apple looks for one before inferring")
+    func mappingModelBeforeInference() throws {
+        try writeMappingModel(xcmappingXML(bookPolicy: "CoreDataTests.MigrationUppercasingPolicy"))
+        let (container, error) = loadContainer(infer: true)
+        #expect(error == nil)
+        for store in container.persistentStoreCoordinator.persistentStores {
+            try container.persistentStoreCoordinator.remove(store)
+        }
+        #expect(try MigrationFixtures.contents(of: store, model: v2).filter { $0.hasPrefix("Book") } == [
+            "Book pages=nil title=EARTHSEA author->[Le Guin]",
+            "Book pages=nil title=EXCESSION author->[Banks]",
+            "Book pages=nil title=LATHE author->[Le Guin]",
+        ])
+    }
+
+    @Test("an entity mapping's filter predicate narrows the source objects it migrates")
+    func filterPredicate() throws {
+        let url = try writeMappingModel(xcmappingXML(bookPolicy: nil, bookFilter: "title BEGINSWITH 'E'"))
+        let mapping = try #require(NSMappingModel(contentsOf: url))
+        let manager = NSMigrationManager(sourceModel: v1, destinationModel: v2)
+        try manager.migrateStore(from: store, type: .sqlite, mapping: mapping, to: folder.file("Out.sqlite"), type: .sqlite)
+        #expect(try MigrationFixtures.contents(of: folder.file("Out.sqlite"), model: v2) == [
+            "Author name=Banks books->[Excession]",
+            "Author name=Le Guin books->[Earthsea]",
+            "Book pages=nil title=Earthsea author->[Le Guin]",
+            "Book pages=nil title=Excession author->[Banks]",
+        ])
     }
 
     @Test("inference off and no mapping model: 134140, the store byte for byte as it was")
