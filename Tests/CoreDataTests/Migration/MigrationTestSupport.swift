@@ -105,6 +105,16 @@ final class MigrationUppercasingPolicy: NSEntityMigrationPolicy {
     }
 }
 
+/// Answers `FUNCTION($entityPolicy, "shout:", text)` with the text upper-cased, plus "!".
+final class MigrationShoutingPolicy: NSEntityMigrationPolicy {
+    override func performFunction(_ selector: Selector, with arguments: [Any?]) throws -> Any? {
+        guard selector.name == "shout:", let text = arguments.first as? String else {
+            return try super.performFunction(selector, with: arguments)
+        }
+        return text.uppercased() + "!"
+    }
+}
+
 /// Always fails.
 final class MigrationFailingPolicy: NSEntityMigrationPolicy {
     override func begin(_ mapping: NSEntityMapping, with manager: NSMigrationManager) throws {

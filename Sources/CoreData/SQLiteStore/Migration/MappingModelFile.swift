@@ -14,7 +14,8 @@ import FoundationXML
 /// per property mapping (`name`, `sourcekeypath`, `sourcemappingname`,
 /// `autogenerateexpression`, `valueexpressiondata`, `userinfodata`).
 ///
-/// Expressions left to Xcode are built as Xcode builds them: every object of the source
+/// Expressions are read from their archives (``ArchivedExpression``); those left to Xcode
+/// and not archived are built as Xcode builds them: every object of the source
 /// entity matching the filter predicate; `$source.<name>` for an attribute; the manager's
 /// `destinationInstancesForEntityMappingNamed:sourceInstances:` (when the file names a
 /// mapping) or `destinationInstancesForSourceRelationshipNamed:sourceInstances:` for a
@@ -208,12 +209,13 @@ enum MappingModelFile {
                                               destination: destinationEntity,
                                               hasPolicy: mapping.entityMigrationPolicyClassName != nil)
             if let sourceName {
-                if !object.flag("autogenerateexpression"), object.data("sourceexpressiondata") != nil {
-                    throw failure(contents.url, "the entity mapping \(mapping.name!) has a source expression "
-                        + "written by hand, kept as an archived NSExpression, which cannot be read here")
+                if let written = try expression(object, "sourceexpressiondata", in: contents.url,
+                                                 label: "the source expression of \(mapping.name!)") {
+                    mapping.sourceExpression = written
+                } else {
+                    mapping.sourceExpression = NSEntityMapping.defaultSourceExpression(
+                        entityName: sourceName, predicate: object.string("sourcefilterpredicatestring"))
                 }
-                mapping.sourceExpression = NSEntityMapping.defaultSourceExpression(
-                    entityName: sourceName, predicate: object.string("sourcefilterpredicatestring"))
             }
             var attributes: [NSPropertyMapping] = [], relationships: [NSPropertyMapping] = []
             for (key, isRelationship) in [("attributemappings", false), ("relationshipmappings", true)] {
@@ -222,9 +224,11 @@ enum MappingModelFile {
                     let propertyMapping = NSPropertyMapping()
                     propertyMapping.name = name
                     propertyMapping.userInfo = userInfo(property.data("userinfodata"))
-                    if !property.flag("autogenerateexpression"), property.data("valueexpressiondata") != nil {
-                        throw failure(contents.url, "the property mapping \(mapping.name!).\(name) has a value "
-                            + "expression written by hand, kept as an archived NSExpression, which cannot be read here")
+                    if let written = try expression(property, "valueexpressiondata", in: contents.url,
+                                                    label: "the value expression of \(mapping.name!).\(name)") {
+                        propertyMapping.valueExpression = written
+                        if isRelationship { relationships.append(propertyMapping) } else { attributes.append(propertyMapping) }
+                        continue
                     }
                     let keyPath = property.string("sourcekeypath") ?? name
                     if isRelationship {
@@ -251,6 +255,17 @@ enum MappingModelFile {
         }
         guard !mappings.isEmpty else { throw failure(contents.url, "it holds no entity mapping") }
         return NSMappingModel(entityMappings: mappings)
+    }
+
+    /// The archived expression an object keeps under `key`: nil when there is none, or
+    /// when it cannot be read but Xcode may regenerate it (`autogenerateexpression`).
+    ///
+    /// - Throws: when an expression written by hand cannot be read.
+    private static func expression(_ object: Object, _ key: String, in url: URL, label: String) throws -> NSExpression? {
+        guard let data = object.data(key) else { return nil }
+        if let expression = ArchivedExpression.decode(data) { return expression }
+        if object.flag("autogenerateexpression") { return nil }
+        throw failure(url, "\(label) is an archived NSExpression this reader does not know")
     }
 
     private static func mappingType(_ written: String?, source: NSEntityDescription?,

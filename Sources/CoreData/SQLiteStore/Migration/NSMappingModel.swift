@@ -205,8 +205,8 @@ open class NSMappingModel: NSObject, @unchecked Sendable {
     /// keeps them.
     ///
     /// - Note: Apple parity: Apple reads the compiled `.cdm` form; this reads Xcode's
-    ///   source. Expressions an author wrote by hand are archived `NSExpression`s in the
-    ///   file, which cannot be read here: such a file gives nil.
+    ///   source. Its archived expressions are read when they are constants, variables,
+    ///   key paths, `FUNCTION(…)` or aggregates; a file holding another kind gives nil.
     public convenience init?(contentsOf url: URL?) {
         guard let url, let loaded = try? MappingModelFile.load(url) else { return nil }
         self.init(entityMappings: loaded.entityMappings)
