@@ -187,6 +187,28 @@ private func zooMapping(policy: String = "CoreDataTests.MigrationRecordingPolicy
         #expect(error?.localizedDescription.contains("fullNameFrom:last:") == true)
     }
 
+    @Test("a migration writes into, and reads from, a store type an app registered (an atomic store)")
+    func customStoreTypes() throws {
+        NSPersistentStoreCoordinator.registerStoreClass(PlistAtomicStore.self, forStoreType: "MigrationPlistStore")
+        let plist = folder.file("Zoo 2.plist")
+        let manager = NSMigrationManager(sourceModel: v1, destinationModel: v2)
+        try manager.migrateStore(from: source, sourceType: NSSQLiteStoreType, with: zooMapping(),
+                                 toDestinationURL: plist, destinationType: "MigrationPlistStore")
+        let stack = try CustomStack(type: "MigrationPlistStore", url: plist, model: v2)
+        let names = try stack.context.performAndWait {
+            try stack.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Contact"))
+                .map { "\($0.value(forKey: "fullName")!) \(($0.value(forKey: "animals") as? Set<NSManagedObject>)?.count ?? -1)" }
+                .sorted()
+        }
+        #expect(names == ["Ann Lee 2", "Bob Ray 1"])
+        // And back out of it, through the inferred mapping of an unchanged model.
+        let back = NSMigrationManager(sourceModel: v2, destinationModel: v2)
+        try back.migrateStore(from: plist, sourceType: "MigrationPlistStore",
+                              with: try NSMappingModel.inferredMappingModel(forSourceModel: v2, destinationModel: v2),
+                              toDestinationURL: folder.file("Zoo 3.sqlite"), destinationType: NSSQLiteStoreType)
+        #expect(try MigrationFixtures.contents(of: folder.file("Zoo 3.sqlite"), model: v2).count == 5)
+    }
+
     @Test("the migration keys name the variables value expressions read")
     func keys() {
         #expect([NSMigrationManagerKey, NSMigrationSourceObjectKey, NSMigrationDestinationObjectKey,
