@@ -209,6 +209,20 @@ private func zooMapping(policy: String = "CoreDataTests.MigrationRecordingPolicy
         #expect(try MigrationFixtures.contents(of: folder.file("Zoo 3.sqlite"), model: v2).count == 5)
     }
 
+    @Test("destination objects are validated before the save: a required attribute left empty fails with 1570")
+    func validation() throws {
+        let mapping = zooMapping()
+        mapping.entityMappings[0].attributeMappings = mapping.entityMappings[0].attributeMappings?.filter { $0.name != "fullName" }
+        let destination = folder.file("Zoo 2.sqlite")
+        let manager = NSMigrationManager(sourceModel: v1, destinationModel: v2)
+        let error = #expect(throws: NSError.self) {
+            try manager.migrateStore(from: source, type: .sqlite, mapping: mapping, to: destination, type: .sqlite)
+        }
+        let codes = [error?.code] + ((error?.userInfo[NSDetailedErrorsKey] as? [NSError])?.map(\.code) ?? [])
+        #expect(codes.contains(NSValidationMissingMandatoryPropertyError))
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
     @Test("the migration keys name the variables value expressions read")
     func keys() {
         #expect([NSMigrationManagerKey, NSMigrationSourceObjectKey, NSMigrationDestinationObjectKey,
