@@ -29,7 +29,9 @@ import Foundation
 /// ```
 ///
 /// - Note: Apple parity: the class is found with `NSClassFromString`, so a Swift policy
-///   is named with its module (`"MyApp.NotePolicy"`), as on Apple; the initializer is
+///   is named with its module (`"MyApp.NotePolicy"`), as on Apple. A name without a module
+///   (what Apple apps write for an `@objc(NotePolicy)` class) is also looked for in the
+///   modules of the models' entity classes and of the main executable. The initializer is
 ///   `required` so that the manager can make one from the class. `FUNCTION($entityPolicy,
 ///   "selector:", …)` in a value expression calls ``performFunction(_:with:)``, which a
 ///   subclass overrides to map selector names to its methods (Linux has no Objective-C

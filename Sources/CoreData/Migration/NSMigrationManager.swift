@@ -257,11 +257,12 @@ open class NSMigrationManager: NSObject {
     /// The policy of an entity mapping: an instance of its named class, else the default.
     private func makePolicy(for mapping: NSEntityMapping) throws -> NSEntityMigrationPolicy {
         guard let name = mapping.entityMigrationPolicyClassName, !name.isEmpty else { return NSEntityMigrationPolicy() }
-        guard let found = NSClassFromString(name) else {
+        guard let found = policyClassCandidates(name).lazy.compactMap(NSClassFromString).first else {
             throw CoreDataError.make(
                 NSEntityMigrationPolicyError,
                 "The migration policy class \(name) of the entity mapping \(mapping.name ?? "?") cannot be found "
-                    + "(name a Swift class with its module, \"MyApp.MyPolicy\").",
+                    + "(tried \(policyClassCandidates(name).joined(separator: ", ")); name a Swift class with its module, "
+                    + "\"MyApp.MyPolicy\").",
                 userInfo: ["entityMapping": mapping.name ?? "", "className": name])
         }
         guard let policyClass = found as? NSEntityMigrationPolicy.Type else {
@@ -271,6 +272,31 @@ open class NSMigrationManager: NSObject {
                 userInfo: ["entityMapping": mapping.name ?? "", "className": name])
         }
         return policyClass.init()
+    }
+
+    /// The names a policy class is looked up by: the name as written; and, for a name
+    /// without a module (`NotePolicy`, `.NotePolicy`, `$(PRODUCT_MODULE_NAME).NotePolicy`,
+    /// as Apple apps write for `@objc(NotePolicy)` classes or the current module), the name
+    /// in each module the two models' entity classes live in, then in the main executable's.
+    func policyClassCandidates(_ written: String) -> [String] {
+        var bare = written
+        for prefix in ["$(PRODUCT_MODULE_NAME).", "."] where bare.hasPrefix(prefix) {
+            bare = String(bare.dropFirst(prefix.count))
+        }
+        guard !bare.contains(".") else { return [written] }
+        var modules: [String] = []
+        for entity in sourceModel.entities + destinationModel.entities {
+            let className = entity.managedObjectClassName ?? ""
+            if let dot = className.firstIndex(of: "."), dot != className.startIndex {
+                let module = String(className[..<dot])
+                if !modules.contains(module) { modules.append(module) }
+            }
+        }
+        if let executable = Bundle.main.executableURL?.deletingPathExtension().lastPathComponent,
+           !executable.isEmpty, !modules.contains(executable) {
+            modules.append(executable)
+        }
+        return [bare] + modules.map { "\($0).\(bare)" }
     }
 
     /// The three stages, in Apple's order.

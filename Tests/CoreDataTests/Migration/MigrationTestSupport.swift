@@ -115,6 +115,9 @@ final class MigrationShoutingPolicy: NSEntityMigrationPolicy {
     }
 }
 
+/// The class of the Animal entity in the test that finds a policy by its bare name.
+final class MigrationAnimal: NSManagedObject {}
+
 /// Always fails.
 final class MigrationFailingPolicy: NSEntityMigrationPolicy {
     override func begin(_ mapping: NSEntityMapping, with manager: NSMigrationManager) throws {

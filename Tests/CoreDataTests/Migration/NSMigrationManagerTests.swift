@@ -136,6 +136,24 @@ private func zooMapping(policy: String = "CoreDataTests.MigrationRecordingPolicy
         #expect(fileBytes(source) == bytes)
     }
 
+    @Test("a policy named without its module is found in the module of the models' entity classes")
+    func unqualifiedPolicyName() throws {
+        let zoo = try TemporaryDirectory()
+        let classed = MigrationFixtures.zooV2.replacingOccurrences(
+            of: "<entity name=\"Animal\">", with: "<entity name=\"Animal\" representedClassName=\"CoreDataTests.MigrationAnimal\">")
+        let (z1, z2) = try MigrationFixtures.bundle("Zoo", in: zoo, v1: MigrationFixtures.zooV1, v2: classed)
+        let url = zoo.file("Zoo.sqlite")
+        try MigrationFixtures.makeStore(at: url, model: z1, MigrationFixtures.fillZoo)
+        #expect(NSClassFromString("MigrationRecordingPolicy") == nil) // the bare name alone finds nothing
+        let log = MigrationCallLog()
+        let manager = NSMigrationManager(sourceModel: z1, destinationModel: z2)
+        manager.userInfo = ["log": log]
+        try manager.migrateStore(from: url, type: .sqlite, mapping: zooMapping(policy: "MigrationRecordingPolicy"),
+                                 to: zoo.file("Zoo 2.sqlite"), type: .sqlite)
+        #expect(log.folded.first == "begin PersonToContact")
+        #expect(try MigrationFixtures.contents(of: zoo.file("Zoo 2.sqlite"), model: z2).count == 5)
+    }
+
     @Test("a missing policy class fails with 134170 naming it, before anything is written")
     func missingPolicyClass() throws {
         let destination = folder.file("Zoo 2.sqlite")

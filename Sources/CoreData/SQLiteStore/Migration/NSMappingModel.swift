@@ -105,7 +105,9 @@ open class NSEntityMapping: NSObject, @unchecked Sendable {
     open var userInfo: [AnyHashable: Any]?
     /// The class of the mapping's migration policy: an `NSEntityMigrationPolicy` subclass,
     /// found with `NSClassFromString`, so a Swift class is named with its module
-    /// (`"MyApp.NotePolicy"`); nil for `NSEntityMigrationPolicy` itself.
+    /// (`"MyApp.NotePolicy"`; a name without one is also looked for in the modules of the
+    /// models' entity classes and of the main executable); nil for `NSEntityMigrationPolicy`
+    /// itself.
     open var entityMigrationPolicyClassName: String?
 
     /// The entities of an inferred mapping (the lightweight migration's SQL works from
