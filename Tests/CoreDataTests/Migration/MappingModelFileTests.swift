@@ -153,10 +153,13 @@ private func xcmappingXML(bookPolicy: String?, bookSource: String = "Book", book
         #expect(NSMappingModel(from: [bundle], forSourceModel: v2, destinationModel: v1) == nil)
     }
 
-    @Test("a container with inference off migrates its store with the bundle's mapping model, keeping the store UUID")
+    @Test("a container with inference off migrates its store with the bundle's mapping model, keeping the store UUID and the app's metadata")
     func containerUsesMappingModel() throws {
         try writeMappingModel(xcmappingXML(bookPolicy: "CoreDataTests.MigrationUppercasingPolicy"))
-        let uuid = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)[NSStoreUUIDKey] as? String
+        var before = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
+        let uuid = before[NSStoreUUIDKey] as? String
+        before["com.example.lastSync"] = "2026-11-24"
+        try NSPersistentStoreCoordinator.setMetadata(before, forPersistentStoreOfType: NSSQLiteStoreType, at: store)
         let (container, error) = loadContainer()
         #expect(error == nil)
         for store in container.persistentStoreCoordinator.persistentStores {
@@ -172,6 +175,7 @@ private func xcmappingXML(bookPolicy: String?, bookSource: String = "Book", book
         ], "\(migrated)")
         let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
         #expect(metadata[NSStoreUUIDKey] as? String == uuid)
+        #expect(metadata["com.example.lastSync"] as? String == "2026-11-24")
         #expect(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
     }
 
