@@ -58,6 +58,9 @@ FORCED = {
         "NSFetchRequest": "NSManagedObjectModel.fetchRequestTemplate(forName:), NSFetchedPropertyDescription.fetchRequest",
         "NSFetchRequestResult": "the result type of those fetch requests",
     },
+    ("Store", "History"): {
+        "NSPersistentHistoryToken": "the coordinator posts NSPersistentStoreRemoteChange with the token under NSPersistentHistoryTokenKey",
+    },
     ("Fetch", "Store"): {
         "NSPersistentStore": "NSFetchRequest.affectedStores",
         "NSManagedObjectID": "NSManagedObjectID is an NSFetchRequestResult (.managedObjectIDResultType)",
