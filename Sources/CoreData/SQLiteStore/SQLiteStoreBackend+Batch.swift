@@ -59,7 +59,7 @@ extension SQLiteStoreBackend: BatchStoreBackend {
         let entity = update.plan.entity
         guard let t = schema.tableIndex(for: entity) else { return StoreBatchOutcome() }
         let table = schema.tables[t].name
-        let compiler = SQLPredicateCompiler(schema: schema, entity: entity, backend: self)
+        let compiler = SQLPredicateCompiler(schema: schema, entity: entity, backend: identity)
         var values: [(column: String, sql: String)] = []
         for assignment in update.assignments {
             let attribute = assignment.attribute
