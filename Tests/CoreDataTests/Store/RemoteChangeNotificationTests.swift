@@ -69,10 +69,11 @@ final class RemoteChangeRecorder: @unchecked Sendable {
 
     var all: [Received] { lock.withLock { received } }
 
-    /// Waits up to `timeout` seconds for at least `count` notifications.
-    func wait(for count: Int, timeout: TimeInterval = 5) -> [Received] {
+    /// Waits up to `timeout` seconds for at least `count` notifications (sleeping the task,
+    /// not blocking a thread of the shared pool).
+    func wait(for count: Int, timeout: TimeInterval = 10) async -> [Received] {
         let deadline = Date().addingTimeInterval(timeout)
-        while all.count < count && Date() < deadline { usleep(2_000) }
+        while all.count < count && Date() < deadline { try? await Task.sleep(nanoseconds: 2_000_000) }
         return all
     }
 
@@ -119,7 +120,7 @@ private func writeInChild(path: String, saves: Int) throws {
             line.hasPrefix("wrote ") ? Double(line.dropFirst(6)) : nil
         }
         #expect(written.count == 6)
-        let received = recorder.wait(for: 6)
+        let received = await recorder.wait(for: 6)
         try #require(received.count == 6)
 
         for note in received {
@@ -159,7 +160,7 @@ private func writeInChild(path: String, saves: Int) throws {
             let container = try JournalContainer.open(path)
             let recorder = RemoteChangeRecorder(container.persistentStoreCoordinator)
             _ = FileManager.default.createFile(atPath: ready, contents: Data())
-            let received = recorder.wait(for: 1, timeout: 20)
+            let received = await recorder.wait(for: 1, timeout: 120)
             let store = try #require(container.persistentStoreCoordinator.persistentStores.first)
             let note = try #require(received.first)
             try #require(note.userInfo[NSStoreUUIDKey] as? String == store.identifier)
@@ -169,8 +170,11 @@ private func writeInChild(path: String, saves: Int) throws {
             try #require(transactions.last?.token == note.userInfo[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken)
             try #require(transactions.last?.author == "parent")
         }
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: ready) && Date() < deadline { usleep(5_000) }
+        // The child may start late when many tests run at once.
+        let deadline = Date().addingTimeInterval(120)
+        while !FileManager.default.fileExists(atPath: ready) && Date() < deadline {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
         #expect(FileManager.default.fileExists(atPath: ready))
         let context = container.newBackgroundContext()
         context.transactionAuthor = "parent"
@@ -182,16 +186,16 @@ private func writeInChild(path: String, saves: Int) throws {
     }
 
     @Test("writes by this coordinator and by another coordinator in this process are posted too")
-    func writesInThisProcess() throws {
+    func writesInThisProcess() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("Journal.sqlite").path
         let watched = try JournalContainer.open(path)
         let recorder = RemoteChangeRecorder(watched.persistentStoreCoordinator)
         try watched.addEntry("mine")
-        #expect(recorder.wait(for: 1).count == 1)
+        #expect(await recorder.wait(for: 1).count == 1)
         let other = try JournalContainer.open(path, notifies: false)
         try other.addEntry("theirs")
-        let received = recorder.wait(for: 2)
+        let received = await recorder.wait(for: 2)
         #expect(received.count == 2)
         // Tokens of consecutive transactions, in order.
         let tokens = recorder.tokens()
@@ -201,20 +205,20 @@ private func writeInChild(path: String, saves: Int) throws {
     }
 
     @Test("without history the notification carries the store's URL and UUID, and no token")
-    func withoutHistory() throws {
+    func withoutHistory() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("Journal.sqlite").path
         let watched = try JournalContainer.open(path, history: false)
         let recorder = RemoteChangeRecorder(watched.persistentStoreCoordinator)
         try JournalContainer.open(path, notifies: false, history: false).addEntry("theirs")
-        let note = try #require(recorder.wait(for: 1).first)
+        let note = try #require(await recorder.wait(for: 1).first)
         #expect(note.userInfo[NSStoreUUIDKey] as? String == watched.persistentStoreCoordinator.persistentStores.first?.identifier)
         #expect(note.userInfo[NSPersistentStoreURLKey] is URL)
         #expect(note.userInfo[NSPersistentHistoryTokenKey] == nil)
     }
 
     @Test("without the option nothing is posted, and reading posts nothing")
-    func withoutOption() throws {
+    func withoutOption() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("Journal.sqlite").path
         let quiet = try JournalContainer.open(path, notifies: false)
@@ -224,16 +228,16 @@ private func writeInChild(path: String, saves: Int) throws {
         // Reads (and the checkpoints and locks they take) are not writes.
         let context = quiet.newBackgroundContext()
         _ = try context.performAndWait { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Entry")) }
-        usleep(150_000)
+        try await Task.sleep(nanoseconds: 150_000_000)
         #expect(recorder.all.isEmpty)
         try quiet.addEntry("one")
-        #expect(recorder.wait(for: 1).count == 1)
-        usleep(150_000)
+        #expect(await recorder.wait(for: 1).count == 1)
+        try await Task.sleep(nanoseconds: 150_000_000)
         #expect(quietRecorder.all.isEmpty)
     }
 
     @Test("a removed store posts nothing more")
-    func removedStore() throws {
+    func removedStore() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("Journal.sqlite").path
         let watched = try JournalContainer.open(path)
@@ -241,7 +245,7 @@ private func writeInChild(path: String, saves: Int) throws {
         let coordinator = watched.persistentStoreCoordinator
         try coordinator.remove(try #require(coordinator.persistentStores.first))
         try JournalContainer.open(path, notifies: false).addEntry("after")
-        usleep(200_000)
+        try await Task.sleep(nanoseconds: 200_000_000)
         #expect(recorder.all.isEmpty)
     }
 }
