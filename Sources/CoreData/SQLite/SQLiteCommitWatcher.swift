@@ -5,7 +5,8 @@ internal import CCoreDataSQLite
 /// another) and calls a handler, on a private queue, after each one it notices.
 ///
 /// Two Linux pieces work together:
-/// - **inotify** on the database's folder wakes the watcher whenever the database, its
+/// - **inotify** on the database's folder (through the process's shared instance,
+///   ``FolderEvents``) wakes the watcher whenever the database, its
 ///   `-wal` or its `-journal` is written (a commit writes its frames to the `-wal`, or its
 ///   pages to the database in rollback-journal mode). A checkpoint writes too, and so do
 ///   uncommitted frames: a wake alone proves nothing.
@@ -24,15 +25,17 @@ internal import CCoreDataSQLite
 /// query answering one integer, run on the watcher's connection).
 final class SQLiteCommitWatcher: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is used only on `queue`.
-    private let queue: DispatchQueue
-    private let source: DispatchSourceRead
+    private let queue = DispatchQueue(label: "CoreData.SQLiteCommitWatcher")
     private var connection: SQLiteConnection?
+    private var watch: FolderEvents.Watch?
+    private let events: FolderEvents
     private let probe: String?
     private let names: Set<String>
     private let onCommit: @Sendable (_ probed: Int64?) -> Void
     private var dataVersion: Int64 = 0
     private var latestEvent: DispatchTime = .now()
     private var recheckStep: Int?
+    private var isCancelled = false
     /// After the latest event: when to look again (nanoseconds).
     private static let rechecks: [UInt64] = [4_000_000, 40_000_000]
 
@@ -46,44 +49,35 @@ final class SQLiteCommitWatcher: @unchecked Sendable {
     ///   `NSError` in `NSPOSIXErrorDomain` when inotify refuses.
     init(path: String, probe: String?, onCommit: @escaping @Sendable (_ probed: Int64?) -> Void) throws {
         let file = URL(fileURLWithPath: path).standardizedFileURL
-        let folder = file.deletingLastPathComponent().path
         let name = file.lastPathComponent
         names = [name, name + "-wal", name + "-journal"]
         self.probe = probe
         self.onCommit = onCommit
-        queue = DispatchQueue(label: "CoreData.SQLiteCommitWatcher")
-
-        let descriptor = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
-        guard descriptor >= 0 else { throw Self.posixError("inotify_init1") }
-        let mask = UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)
-        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
-            let error = Self.posixError("inotify_add_watch")
-            close(descriptor)
-            throw error
+        events = try FolderEvents.shared()
+        let connection = try SQLiteConnection(path: file.path, readOnly: true, create: false, busyTimeout: 1)
+        self.connection = connection
+        dataVersion = (try? Self.dataVersion(connection)) ?? 0
+        let watch = try events.watch(folder: file.deletingLastPathComponent().path) { [weak self] written in
+            guard let self else { return }
+            queue.async { self.written(written) }
         }
-        do {
-            let connection = try SQLiteConnection(path: file.path, readOnly: true, create: false, busyTimeout: 1)
-            self.connection = connection
-            dataVersion = (try? Self.dataVersion(connection)) ?? 0
-        } catch {
-            close(descriptor)
-            throw error
-        }
-        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [unowned self] in drain(descriptor) }
-        source.setCancelHandler { [self] in
-            close(descriptor)
-            connection = nil
-        }
-        source.resume()
+        queue.sync { self.watch = watch }
     }
 
-    deinit { source.cancel() }
+    deinit {
+        if let watch { events.unwatch(watch) }
+    }
 
-    /// Stops watching; the handler is not called after the watcher's queue has finished
+    /// Stops watching: the handler is not called after the watcher's queue has finished
     /// what it was doing.
     func cancel() {
-        source.cancel()
+        let watch = queue.sync { () -> FolderEvents.Watch? in
+            isCancelled = true
+            connection = nil
+            defer { self.watch = nil }
+            return self.watch
+        }
+        if let watch { events.unwatch(watch) }
     }
 
     /// The probe's value now, read on the watcher's connection (nil when it has none).
@@ -93,24 +87,8 @@ final class SQLiteCommitWatcher: @unchecked Sendable {
 
     // MARK: - Events
 
-    private func drain(_ descriptor: Int32) {
-        var relevant = false
-        let size = 4096
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(descriptor, buffer, size)
-            guard count > 0 else { break }
-            var offset = 0
-            // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[]; }
-            while offset + 16 <= count {
-                let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
-                let nameStart = buffer.advanced(by: offset + 16).assumingMemoryBound(to: CChar.self)
-                if length > 0, names.contains(String(cString: nameStart)) { relevant = true }
-                offset += 16 + length
-            }
-        }
-        guard relevant, !source.isCancelled else { return }
+    private func written(_ written: Set<String>) {
+        guard !isCancelled, !names.isDisjoint(with: written) else { return }
         latestEvent = .now()
         look()
         if recheckStep == nil {
@@ -121,7 +99,7 @@ final class SQLiteCommitWatcher: @unchecked Sendable {
 
     /// A later look after the latest event (see the type's comment).
     private func recheck() {
-        guard let step = recheckStep, !source.isCancelled else { recheckStep = nil; return }
+        guard let step = recheckStep, !isCancelled else { recheckStep = nil; return }
         let due = latestEvent + .nanoseconds(Int(Self.rechecks[step]))
         if DispatchTime.now() < due {
             queue.asyncAfter(deadline: due) { [weak self] in self?.recheck() }
@@ -154,12 +132,5 @@ final class SQLiteCommitWatcher: @unchecked Sendable {
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return statement.int64(0)
-    }
-
-    private static func posixError(_ call: String) -> NSError {
-        let code = errno
-        return NSError(domain: NSPOSIXErrorDomain, code: Int(code), userInfo: [
-            NSLocalizedDescriptionKey: "\(call) failed: \(String(cString: strerror(code)))",
-        ])
     }
 }

@@ -88,17 +88,19 @@ private func writeInChild(path: String, saves: Int) throws {
     let container = try JournalContainer.open(path, notifies: false)
     for index in 0..<saves {
         usleep(150_000)
+        let start = Date().timeIntervalSince1970
         try container.addEntry("child \(index)")
-        print("wrote \(Date().timeIntervalSince1970)")
+        print("wrote \(start) \(Date().timeIntervalSince1970)")
     }
     usleep(150_000)
     let context = container.newBackgroundContext()
+    let start = Date().timeIntervalSince1970
     try context.performAndWait {
         let update = NSBatchUpdateRequest(entityName: "Entry")
         update.propertiesToUpdate = ["count": NSExpression(format: "count + 1")]
         _ = try context.execute(update)
     }
-    print("wrote \(Date().timeIntervalSince1970)")
+    print("wrote \(start) \(Date().timeIntervalSince1970)")
 }
 
 @Suite struct RemoteChangeNotificationTests {
@@ -116,8 +118,11 @@ private func writeInChild(path: String, saves: Int) throws {
             try writeInChild(path: path, saves: 5)
         }
         let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
-        let written = output.split(separator: "\n").compactMap { line in
-            line.hasPrefix("wrote ") ? Double(line.dropFirst(6)) : nil
+        // (started, returned) of each write, in seconds since 1970.
+        let written = output.split(separator: "\n").compactMap { line -> (Double, Double)? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, parts[0] == "wrote", let start = Double(parts[1]), let end = Double(parts[2]) else { return nil }
+            return (start, end)
         }
         #expect(written.count == 6)
         let received = await recorder.wait(for: 6)
@@ -128,13 +133,16 @@ private func writeInChild(path: String, saves: Int) throws {
             #expect((note.userInfo[NSPersistentStoreURLKey] as? URL)?.standardizedFileURL == store.url?.standardizedFileURL)
             #expect(note.userInfo[NSStoreUUIDKey] as? String == store.identifier)
         }
-        // Each notification follows its write within 100 ms.
+        // Each notification comes within 100 ms of the write returning (it may come before:
+        // the commit precedes the end of save()); from the write's start, it is the upper
+        // bound of the delay.
         var latencies: [Double] = []
-        for (time, note) in zip(written, received) {
-            latencies.append((note.time - time) * 1000)
+        for ((start, end), note) in zip(written, received) {
+            #expect(note.time - end < 0.1)
+            #expect(note.time > start)
+            latencies.append((note.time - start) * 1000)
         }
-        print("remote change latency (ms): \(latencies.map { String(format: "%.1f", $0) }.joined(separator: ", "))")
-        #expect(latencies.allSatisfy { $0 < 100 })
+        print("remote change, write started to notified (ms): \(latencies.map { String(format: "%.1f", $0) }.joined(separator: ", "))")
 
         // Each token names one more transaction: history after the previous token holds
         // exactly the write the notification was for.
