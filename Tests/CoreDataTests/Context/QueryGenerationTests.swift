@@ -244,6 +244,9 @@ private final class Box<Value>: @unchecked Sendable {
             try context.performAndWait {
                 _ = try context.execute(NSBatchDeleteRequest(fetchRequest: NSFetchRequest<NSFetchRequestResult>(entityName: "Book")))
             }
+            // A checkpoint copies what it may into the database: never past a reader's snapshot.
+            let raw = try RawDatabase(URL(fileURLWithPath: path), readOnly: false)
+            _ = try raw.rows("PRAGMA wal_checkpoint(PASSIVE)")
         }
         #expect(try titles(reader) == ["A"])
         let book = try #require(try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Book")).first)
