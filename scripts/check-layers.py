@@ -62,6 +62,9 @@ FORCED = {
     ("Store", "Migration"): {
         "NSMigrationManager": "NSPersistentStore.migrationManagerClass(); automatic migration runs the manager that class names",
     },
+    ("Store", "History"): {
+        "NSPersistentHistoryToken": "the coordinator posts NSPersistentStoreRemoteChange with the token under NSPersistentHistoryTokenKey",
+    },
     ("Fetch", "Store"): {
         "NSPersistentStore": "NSFetchRequest.affectedStores",
         "NSManagedObjectID": "NSManagedObjectID is an NSFetchRequestResult (.managedObjectIDResultType)",
