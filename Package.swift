@@ -17,6 +17,9 @@ let package = Package(
         // that `-lcoredata` and coredata.pc expect. scripts/install-capi.sh installs it.
         .library(name: "coredata", type: .dynamic, targets: ["CoreDataC"]),
         .executable(name: "coredata-bench", targets: ["coredata-bench"]),
+        // The fuzz targets (issue 17): fuzzes when scripts/fuzz.sh links it with libFuzzer,
+        // else replays its corpus and past crashes (Tests/Fuzz), as CI does.
+        .executable(name: "coredata-fuzz", targets: ["coredata-fuzz"]),
     ],
     dependencies: [
         // The DocC plugin: `swift package generate-documentation --target CoreData` builds the
@@ -70,6 +73,12 @@ let package = Package(
             name: "coredata-bench",
             dependencies: ["CoreData", "CCoreDataSQLite"],
             exclude: ["README.md"]
+        ),
+        // The fuzzing driver: libFuzzer's when linked with it, else a replay of files.
+        .target(name: "CCoreDataFuzz", path: "CModules/CCoreDataFuzz"),
+        .executableTarget(
+            name: "coredata-fuzz",
+            dependencies: ["CoreData", "CoreDataC", "CCoreDataAPI", "CCoreDataFuzz"]
         ),
         // What the test targets share: the fixture files (models and stores written by
         // Xcode and Apple's Core Data, each with its provenance in Fixtures/README.md),

@@ -98,8 +98,11 @@ final class CoordinatorObjectSource: ObjectSource {
     // MARK: - Objects
 
     func row(for objectID: NSManagedObjectID, maxAge: TimeInterval) throws -> StoreRow? {
-        // The fault path: only a store that talks to contexts needs to know which one asks.
-        guard objectID.storeReference?.talksToContexts == true else { return try root.row(for: objectID, maxAge: maxAge) }
+        // The fault path: only a store that talks to contexts, or a context pinned to a query
+        // generation, needs the coordinator to know which context asks.
+        guard objectID.storeReference?.talksToContexts == true || context.generationPin.isPinned else {
+            return try root.row(for: objectID, maxAge: maxAge)
+        }
         return try root.serving(context) { try root.row(for: objectID, maxAge: maxAge) }
     }
 
@@ -112,7 +115,7 @@ final class CoordinatorObjectSource: ObjectSource {
                         into context: NSManagedObjectContext) throws -> [NSManagedObject] {
         guard !object.objectID.isTemporaryID else { return [] }
         let objectID = object.objectID
-        let keys = objectID.storeReference?.talksToContexts == true
+        let keys = objectID.storeReference?.talksToContexts == true || context.generationPin.isPinned
             ? try root.serving(context) { try root.relatedKeys(relationship, of: objectID) }
             : try root.relatedKeys(relationship, of: objectID)
         return keys.compactMap {

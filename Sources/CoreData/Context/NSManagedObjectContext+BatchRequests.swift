@@ -115,6 +115,15 @@ extension NSManagedObjectContext {
     /// ``NSBatchDeleteRequest``) against the stores.
     func executeBatchRequest(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult? {
         guard let batch = request as? BatchRequestExecuting else { return nil }
-        return try batch.executeBatch(in: self)
+        // The coordinator serves this context: persistent history records its author.
+        guard let coordinator = persistentStoreCoordinator, parentContext == nil else {
+            return try batch.executeBatch(in: self)
+        }
+        return try coordinator.serving(self) { try batch.executeBatch(in: self) }
     }
+}
+
+extension NSManagedObjectContext: HistoryAuthoring {
+    /// Who persistent history says wrote this context's saves and batch requests.
+    var historyOrigin: HistoryOrigin { HistoryOrigin(author: transactionAuthor, contextName: name) }
 }

@@ -114,7 +114,7 @@ extension NSManagedObjectContext {
         let lookUp = !permanentObjects.isEmpty
         var rows: [NSDictionary] = []
         do {
-            let answered = try coordinator.fetchColumns(plan, slots: slots, in: store) { entityID, pk, values in
+            let answered = try coordinator.serving(self) { try coordinator.fetchColumns(plan, slots: slots, in: store) { entityID, pk, values in
                 if lookUp, let rowEntity = model?.entity(forID: entityID),
                    let object = permanentObjects[RegistryKey(store: storeID, root: rowEntity.runtime.rootID, pk: pk)],
                    !object.isFault {
@@ -130,7 +130,7 @@ extension NSManagedObjectContext {
                     result.setObject(converted, forKey: keys[index])
                 }
                 rows.append(result)
-            }
+            } }
             return answered ? rows : nil
         } catch is StoreFetchUnsupported {
             return nil

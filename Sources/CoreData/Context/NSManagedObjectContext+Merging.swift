@@ -89,6 +89,9 @@ extension NSManagedObjectContext {
     /// `fromStore`: the changes reached the store without going through this context's
     /// coordinator, whose cached rows for them are therefore stale.
     func merge(_ ids: MergedIDs, fromStore: Bool) {
+        // A merge moves a pinned context to the newest generation (Apple's rule), so the
+        // objects it refreshes read the merged rows.
+        advanceQueryGeneration()
         if fromStore, let coordinator = persistentStoreCoordinator {
             for objectID in ids.updated + ids.deleted where !objectID.isTemporaryID {
                 coordinator.evictRow(for: objectID)

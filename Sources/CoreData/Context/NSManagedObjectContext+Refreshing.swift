@@ -68,6 +68,7 @@ extension NSManagedObjectContext {
 
     /// Forgets every object: registered objects become unusable faults without context.
     public func reset() {
+        advanceQueryGeneration()
         undoManager?.removeAllActions()
         noteUnregistered(permanentObjects.reportedIDs)
         for object in allRegisteredObjects {

@@ -96,8 +96,13 @@ extension NSManagedObjectContext {
         try validateForSave()
         // Uniqueness first, then the write; conflicts go to the merge policy, and the
         // write is tried again (NSManagedObjectContext+OptimisticLocking.swift).
-        let saved = try writeChanges(through: source)
+        // Query generations are for reading: the save checks and writes the newest rows.
+        generationPin.suspended += 1
+        let written = Result { try writeChanges(through: source) }
+        generationPin.suspended -= 1
+        let saved = try written.get()
         let (inserts, updates, deletes) = (saved.inserts, saved.updates, saved.deletes)
+        advanceQueryGeneration()
 
         let info: [AnyHashable: Any] = [
             NSInsertedObjectsKey: Set(inserts),

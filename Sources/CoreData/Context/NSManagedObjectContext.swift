@@ -78,10 +78,8 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     /// A name for the context, for your own logs and debugging; it appears in the context's
     /// `description`. Nil by default.
     open var name: String?
-    /// The author name to record with this context's saves in persistent history.
-    ///
-    /// - Note: Apple parity: there is no persistent history tracking here; the value is kept
-    ///   but no save records it.
+    /// The author name persistent history records with this context's saves and batch
+    /// requests (stores opened with `NSPersistentHistoryTrackingKey`).
     open var transactionAuthor: String?
     /// The coordinator the context fetches through and saves to. A child context (one
     /// with a ``parent``) returns its root context's coordinator.
@@ -165,6 +163,8 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     var assignedStores: [ObjectIdentifier: NSPersistentStore] = [:]
     /// Unchanged objects marked with `detectConflicts(for:)`, checked at the next save.
     var lockedObjects: [ObjectIdentifier: NSManagedObject] = [:]
+    /// The query generation the context reads at (NSManagedObjectContext+QueryGenerations.swift).
+    var generationPin = GenerationPin()
 
     // MARK: - Object graph state
 

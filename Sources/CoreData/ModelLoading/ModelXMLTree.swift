@@ -30,6 +30,11 @@ enum ModelXMLTree {
     }
 
     static func parse(_ data: Data) throws(ParseFailure) -> ModelXMLElement {
+        // Foundation's XMLParser traps on a name that is not valid UTF-8 (found by fuzzing,
+        // Tests/Fuzz/crashes): refuse such a file first. Xcode writes model files in UTF-8.
+        if String(data: data, encoding: .utf8) == nil {
+            throw invalidUTF8(data)
+        }
         let parser = XMLParser(data: data)
         let builder = Builder()
         parser.delegate = builder
@@ -43,6 +48,22 @@ enum ModelXMLTree {
                 message: builder.root == nil && ok ? "the document has no root element" : error)
         }
         return root
+    }
+
+    /// The failure for a document that is not valid UTF-8, at its first bad byte.
+    private static func invalidUTF8(_ data: Data) -> ParseFailure {
+        let bytes = [UInt8](data)
+        var line = 1, column = 1, index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length = byte < 0x80 ? 1 : byte >> 5 == 0b110 ? 2 : byte >> 4 == 0b1110 ? 3 : byte >> 3 == 0b11110 ? 4 : 0
+            let sequence = length > 0 && index + length <= bytes.count ? Array(bytes[index..<(index + length)]) : []
+            guard !sequence.isEmpty, String(bytes: sequence, encoding: .utf8) != nil else { break }
+            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            index += length
+        }
+        return ParseFailure(line: line, column: column,
+                            message: "the file is not valid UTF-8 (byte 0x\(String(bytes[min(index, bytes.count - 1)], radix: 16)) at offset \(index))")
     }
 
     private final class Builder: NSObject, XMLParserDelegate {

@@ -123,7 +123,9 @@ enum PredicateFormatter {
         switch e.kind {
         case .constant(let value): return format(constant: value)
         case .evaluatedObject: return "SELF"
-        case .variable(let name): return "$" + formatKey(name)
+        // After `$` every word is a name, reserved ones included: no `#` escape (the lexer
+        // takes `$YES` as the variable YES, and `$#YES` not at all).
+        case .variable(let name): return "$" + name
         case .anyKey: return "ANYKEY"
         case .fetchRequest(let request, let context, let countOnly):
             return "FETCH(\(format(request)), \(format(context)), \(countOnly ? "YES" : "NO"))"

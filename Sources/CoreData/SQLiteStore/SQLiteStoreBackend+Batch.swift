@@ -5,19 +5,22 @@ import Foundation
 extension SQLiteStoreBackend: BatchStoreBackend {
     /// Runs a batch insert, update or delete in one transaction, with prepared statements;
     /// every row written gets `Z_OPT` 1 (insert) or one more than it had.
-    func executeBatch(_ operation: StoreBatchOperation) throws -> StoreBatchOutcome {
+    func executeBatch(_ operation: StoreBatchOperation, origin: HistoryOrigin) throws -> StoreBatchOutcome {
         let connection = try requireConnection()
         try checkWritable()
         return try writeFailure {
             try connection.transaction {
                 let outcome: StoreBatchOutcome
+                // Preserved values of deleted rows, read before the rows go.
+                var tombstones: [StoreKey: [SQLiteValue]] = [:]
                 switch operation {
                 case .insert(let insert): outcome = try batchInsert(insert, on: connection)
                 case .update(let update): outcome = try batchUpdate(update, on: connection)
-                case .delete(let delete): outcome = try batchDelete(delete, on: connection)
+                case .delete(let delete): outcome = try batchDelete(delete, tombstones: &tombstones, on: connection)
                 }
-                // Persistent history (issue 13, item 3) records `outcome.changes` here, in
-                // the transaction that wrote the rows.
+                // Persistent history: one transaction, in the SQLite transaction that wrote
+                // the rows (SQLiteStoreBackend+History.swift).
+                try recordBatchHistory(outcome.changes, tombstones: tombstones, origin: origin, on: connection)
                 return outcome
             }
         }
@@ -56,7 +59,7 @@ extension SQLiteStoreBackend: BatchStoreBackend {
         let entity = update.plan.entity
         guard let t = schema.tableIndex(for: entity) else { return StoreBatchOutcome() }
         let table = schema.tables[t].name
-        let compiler = SQLPredicateCompiler(schema: schema, entity: entity, backend: self)
+        let compiler = SQLPredicateCompiler(schema: schema, entity: entity, backend: identity)
         var values: [(column: String, sql: String)] = []
         for assignment in update.assignments {
             let attribute = assignment.attribute
@@ -91,6 +94,10 @@ extension SQLiteStoreBackend: BatchStoreBackend {
         var outcome = StoreBatchOutcome()
         outcome.result = keys
         outcome.changes.updated = keys
+        if tracksHistory {
+            let slots = update.assignments.map(\.attribute.slot)
+            for key in keys { outcome.changes.updatedSlots[key] = slots }
+        }
         return outcome
     }
 
@@ -136,7 +143,8 @@ extension SQLiteStoreBackend: BatchStoreBackend {
 
     /// Deletes the selected rows and what the delete rules reach, nullifies inverses and
     /// removes join-table rows, a chunk of keys per statement.
-    private func batchDelete(_ delete: StoreBatchDelete, on connection: SQLiteConnection) throws -> StoreBatchOutcome {
+    private func batchDelete(_ delete: StoreBatchDelete, tombstones: inout [StoreKey: [SQLiteValue]],
+                             on connection: SQLiteConnection) throws -> StoreBatchOutcome {
         let requested = try delete.plan.map { try fetchKeys($0) } ?? existingKeys(delete.keys, on: connection)
         guard !requested.isEmpty else { return StoreBatchOutcome() }
         let work = try BatchDeletion(
@@ -154,6 +162,16 @@ extension SQLiteStoreBackend: BatchStoreBackend {
             try runChunked("UPDATE \(schema.tables[t].name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (%KEYS%)",
                            keys.map(\.pk), on: connection)
             outcome.changes.updated += keys
+            if tracksHistory {
+                for key in keys { outcome.changes.updatedSlots[key, default: []].append(relationship.slot) }
+            }
+        }
+        if tracksHistory {
+            for key in work.deleted {
+                guard let entity = schema.entitiesByID[key.entityID] else { continue }
+                let values = try tombstoneValues(entity, pk: key.pk, on: connection)
+                if !values.isEmpty { tombstones[key] = values }
+            }
         }
 
         // Deleted rows by table (their inheritance root's).

@@ -52,7 +52,7 @@ extension SQLiteStoreBackend {
     func count(_ plan: FetchPlan) throws -> Int {
         let connection = try requireConnection()
         guard let t = schema.tableIndex(for: plan.entity) else { return 0 }
-        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: self)
+        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: identity)
         let condition = try whereClause(plan, compiler)
         let sql = "SELECT COUNT(*) FROM " + compiler.fromClause(table: schema.tables[t].name) + condition
         let total: Int = try readFailure {
@@ -68,7 +68,7 @@ extension SQLiteStoreBackend {
     /// One SELECT for a plan: `columns` of the entity's table (`t0`), joined as the
     /// predicate and sort key paths need, filtered, ordered (then by `Z_PK`), limited.
     func selectStatement(_ plan: FetchPlan, table t: Int, columns: String) throws -> (String, [SQLBinding]) {
-        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: self)
+        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: identity)
         let condition = try whereClause(plan, compiler)
         let order = try orderTerms(plan.sorts, compiler) + ["t0.Z_PK"]
         var sql = "SELECT \(columns) FROM " + compiler.fromClause(table: schema.tables[t].name) + condition

@@ -50,13 +50,67 @@ extension SQLiteStoreBackend: HistoryKeeping {
         guard tracksHistory else { return }
         guard !(changes.inserts.isEmpty && changes.updates.isEmpty && changes.deletes.isEmpty) else { return }
         try createHistoryTablesIfNeeded(connection)
+        let number = try beginHistoryTransaction(changes.origin, on: connection)
+        for write in changes.inserts {
+            try recordChange(type: 0, entity: write.entity, pk: write.pk, transaction: number, on: connection)
+        }
+        for write in changes.updates {
+            try recordChange(type: 1, entity: write.entity, pk: write.pk, transaction: number,
+                             columns: updatedColumns(write.entity, slots: write.changedSlots), on: connection)
+        }
+        for delete in changes.deletes {
+            try recordChange(type: 2, entity: delete.entity, pk: delete.pk, transaction: number,
+                             tombstone: try tombstoneValues(delete.entity, pk: delete.pk, on: connection), on: connection)
+        }
+    }
+
+    /// Records what a batch request wrote as one history transaction (nothing when it
+    /// wrote nothing), inside its SQLite transaction: inserted, updated (with the slots
+    /// written, when known) and deleted rows, with the tombstones read before the rows went.
+    func recordBatchHistory(_ changes: BatchChanges, tombstones: [StoreKey: [SQLiteValue]], origin: HistoryOrigin,
+                            on connection: SQLiteConnection) throws {
+        guard tracksHistory else { return }
+        guard !(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty) else { return }
+        try createHistoryTablesIfNeeded(connection)
+        let number = try beginHistoryTransaction(origin, on: connection)
+        let deleted = Set(changes.deleted)
+        for key in changes.inserted {
+            guard let entity = schema.entitiesByID[key.entityID] else { continue }
+            try recordChange(type: 0, entity: entity, pk: key.pk, transaction: number, on: connection)
+        }
+        for key in changes.updated where !deleted.contains(key) {
+            guard let entity = schema.entitiesByID[key.entityID] else { continue }
+            let columns = changes.updatedSlots[key].map { updatedColumns(entity, slots: $0) }
+            try recordChange(type: 1, entity: entity, pk: key.pk, transaction: number, columns: columns, on: connection)
+        }
+        for key in changes.deleted {
+            guard let entity = schema.entitiesByID[key.entityID] else { continue }
+            try recordChange(type: 2, entity: entity, pk: key.pk, transaction: number,
+                             tombstone: tombstones[key] ?? [], on: connection)
+        }
+    }
+
+    /// `ZCOLUMNS` of an update: one bit per tracked property of the entity, set for those
+    /// written.
+    private func updatedColumns(_ entity: NSEntityDescription, slots: [Int32]) -> Data {
+        let written = Set(slots)
+        let tracked = HistorySchema.trackedProperties(of: entity)
+        var bits = [UInt8](repeating: 0, count: (tracked.count + 7) / 8)
+        for (index, property) in tracked.enumerated() where written.contains(property.slot) {
+            bits[index / 8] |= 1 << UInt8(index % 8)
+        }
+        return Data(bits)
+    }
+
+    /// Inserts the `ATRANSACTION` row of a new transaction by `origin`; returns its number.
+    private func beginHistoryTransaction(_ origin: HistoryOrigin, on connection: SQLiteConnection) throws -> Int64 {
         let number = try nextHistoryKey(HistorySchema.transactionEntity, on: connection)
         let process = ProcessInfo.processInfo.processName
         let transaction = try connection.cached(
             "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, ?, ?, ?, ?, ?)")
         try transaction.bind(1, number)
         try transaction.bind(2, HistorySchema.transactionEntity)
-        let strings = [changes.origin.author, Bundle.main.bundleIdentifier ?? process, changes.origin.contextName, process]
+        let strings = [origin.author, Bundle.main.bundleIdentifier ?? process, origin.contextName, process]
         for (offset, string) in strings.enumerated() {
             if let string {
                 try transaction.bind(Int32(3 + offset), try historyString(string, on: connection))
@@ -66,23 +120,7 @@ extension SQLiteStoreBackend: HistoryKeeping {
         }
         try transaction.bind(7, Date().timeIntervalSinceReferenceDate)
         try transaction.run()
-        for write in changes.inserts {
-            try recordChange(type: 0, entity: write.entity, pk: write.pk, transaction: number, on: connection)
-        }
-        for write in changes.updates {
-            let slots = Set(write.changedSlots)
-            let tracked = HistorySchema.trackedProperties(of: write.entity)
-            var bits = [UInt8](repeating: 0, count: (tracked.count + 7) / 8)
-            for (index, property) in tracked.enumerated() where slots.contains(property.slot) {
-                bits[index / 8] |= 1 << UInt8(index % 8)
-            }
-            try recordChange(type: 1, entity: write.entity, pk: write.pk, transaction: number,
-                             columns: Data(bits), on: connection)
-        }
-        for delete in changes.deletes {
-            try recordChange(type: 2, entity: delete.entity, pk: delete.pk, transaction: number,
-                             tombstone: try tombstoneValues(delete.entity, pk: delete.pk, on: connection), on: connection)
-        }
+        return number
     }
 
     private func recordChange(
@@ -106,7 +144,7 @@ extension SQLiteStoreBackend: HistoryKeeping {
     }
 
     /// The preserved attribute values of a row about to be deleted, in tombstone order.
-    private func tombstoneValues(_ entity: NSEntityDescription, pk: Int64, on connection: SQLiteConnection) throws -> [SQLiteValue] {
+    func tombstoneValues(_ entity: NSEntityDescription, pk: Int64, on connection: SQLiteConnection) throws -> [SQLiteValue] {
         let attributes = HistorySchema.preservedAttributes(of: entity)
         guard !attributes.isEmpty, let plan = plans[entity.runtime.entityID] else { return [] }
         let columns = attributes.map { plan.fieldBySlot[$0.slot].map { plan.fields[$0].column } ?? "NULL" }

@@ -47,6 +47,9 @@ final class SQLiteStoreBackend: StoreBackend {
     let pragmas: [String: String]
     /// `NSMigratePersistentStoresAutomaticallyOption` and `NSInferMappingModelAutomaticallyOption`.
     let migration: (migrate: Bool, infer: Bool)
+    /// Runs a migration with a mapping model (an `NSMigrationManager`, set by the
+    /// coordinator that adds the store; nil leaves only lightweight migration).
+    var mappingMigration: MappingMigration?
 
     var connection: SQLiteConnection?
     var schema = SQLiteSchema()
@@ -59,6 +62,11 @@ final class SQLiteStoreBackend: StoreBackend {
     /// INSERT and UPDATE statements' SQL by entity and written fields, built once
     /// (SQLiteStoreBackend+Save.swift).
     var writeSQL: [WriteSQLKey: String] = [:]
+    /// Reports commits by any connection, for remote change notifications
+    /// (SQLiteStoreBackend+Watching.swift); nil unless asked for.
+    var commitWatcher: SQLiteCommitWatcher?
+    /// For a snapshot reader (SQLiteStoreBackend+Snapshots.swift): the store's own backend.
+    weak var snapshotSource: SQLiteStoreBackend?
 
     /// How one slot of a concrete entity maps to its table.
     struct Field {
@@ -149,6 +157,8 @@ final class SQLiteStoreBackend: StoreBackend {
     static let defaultBusyTimeout: TimeInterval = 240
 
     func close() {
+        commitWatcher?.cancel()
+        commitWatcher = nil
         connection = nil
     }
 

@@ -13,7 +13,8 @@ extension NSPersistentStoreCoordinator {
         stateLock.lock()
         defer { stateLock.unlock() }
         guard let backend = store.backend as? BatchStoreBackend else { return nil }
-        let outcome = try backend.executeBatch(operation)
+        let origin = (requestingContext as? any HistoryAuthoring)?.historyOrigin ?? HistoryOrigin()
+        let outcome = try backend.executeBatch(operation, origin: origin)
         forgetRows(of: store, roots: roots(of: outcome.changes.staleEntityIDs))
         return outcome
     }

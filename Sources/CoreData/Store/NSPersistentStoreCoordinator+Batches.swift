@@ -44,7 +44,7 @@ extension NSPersistentStoreCoordinator {
     func fetchKeys(_ plan: FetchPlan, in store: NSPersistentStore, batchSize: Int) throws -> [StoreKey] {
         stateLock.lock()
         defer { stateLock.unlock() }
-        let keys = try store.backend.fetchKeys(plan)
+        let keys = try (pinnedReader(for: store)?.0 ?? store.backend).fetchKeys(plan)
         guard batchSize > 0 else { return keys }
         let model = managedObjectModel
         var start = 0

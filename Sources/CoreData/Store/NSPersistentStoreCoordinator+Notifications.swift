@@ -19,11 +19,20 @@ extension NSNotification.Name {
     /// - Note: Apple parity: the name exists so that code observing it compiles; this
     ///   implementation does not post it yet (see PARITY.md).
     public static let NSPersistentStoreCoordinatorWillRemoveStore = NSNotification.Name("NSPersistentStoreCoordinatorWillRemoveStoreNotification")
-    /// Apple's notification for writes to a store from other coordinators or processes; its
-    /// userInfo has ``NSStoreUUIDKey``, ``NSPersistentStoreURLKey`` and ``NSPersistentHistoryTokenKey``.
+    /// Posted by a coordinator after a write to one of its stores that was added with
+    /// ``NSPersistentStoreRemoteChangeNotificationPostOptionKey``: a write by any context,
+    /// coordinator or process. The object is the coordinator; the userInfo has
+    /// ``NSPersistentStoreURLKey``, ``NSStoreUUIDKey`` and, when the store tracks history,
+    /// ``NSPersistentHistoryTokenKey`` (the token of the transaction written). It is posted
+    /// on a private queue: move to your context's queue before using the context.
     ///
-    /// - Note: Apple parity: the name exists so that code observing it compiles; this
-    ///   implementation does not post it (see ``NSPersistentStoreRemoteChangeNotificationPostOptionKey``).
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange,
+    ///                                        object: container.persistentStoreCoordinator, queue: nil) { note in
+    ///     let token = note.userInfo?[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken
+    ///     context.perform { /* fetch history after the last token processed */ }
+    /// }
+    /// ```
     public static let NSPersistentStoreRemoteChange = NSNotification.Name("NSPersistentStoreRemoteChangeNotification")
 }
 

@@ -8,7 +8,7 @@ extension NSPersistentStoreCoordinator {
                      in store: NSPersistentStore) throws -> [Int64: [StoreKey]] {
         stateLock.lock()
         defer { stateLock.unlock() }
-        return try store.backend.relatedKeys(relationship: relationship, pks: pks)
+        return try (pinnedReader(for: store)?.0 ?? store.backend).relatedKeys(relationship: relationship, pks: pks)
     }
 
     /// Reads into the row cache the rows of those objects of one inheritance family that
@@ -16,6 +16,14 @@ extension NSPersistentStoreCoordinator {
     func cacheRows(entity: NSEntityDescription, pks: [Int64], in store: NSPersistentStore) throws {
         stateLock.lock()
         defer { stateLock.unlock() }
+        if let (reader, generation) = pinnedReader(for: store) {
+            let missing = pks.filter { generation.rowCache[cacheKey(store, entity, $0)] == nil }
+            guard !missing.isEmpty else { return }
+            for row in try reader.rows(entity: entity, pks: missing) {
+                generation.rowCache[cacheKey(store, row.entity, row.pk)] = row
+            }
+            return
+        }
         let missing = pks.filter { rowCacheEntry(cacheKey(store, entity, $0)) == nil }
         guard !missing.isEmpty else { return }
         for row in try store.backend.rows(entity: entity, pks: missing) {

@@ -23,6 +23,8 @@ extension NSPersistentStoreCoordinator {
         store.backend = replacement
         store.url = url
         forgetRows(of: store)
+        // The old file's watcher went with the old backend: watch the new file.
+        try? startRemoteChangeNotifications(for: store)
         return true
     }
 

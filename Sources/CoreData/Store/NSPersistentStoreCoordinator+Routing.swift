@@ -42,6 +42,11 @@ extension NSPersistentStoreCoordinator {
     func fetchRows(_ plan: FetchPlan, in store: NSPersistentStore) throws -> [StoreRow] {
         stateLock.lock()
         defer { stateLock.unlock() }
+        if let (reader, generation) = pinnedReader(for: store) {
+            let rows = try reader.fetch(plan)
+            for row in rows { generation.rowCache[cacheKey(store, row.entity, row.pk)] = row }
+            return rows
+        }
         let rows = try store.backend.fetch(plan)
         rowCache.reserveCapacity(rowCache.count + rows.count)
         for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
@@ -53,13 +58,13 @@ extension NSPersistentStoreCoordinator {
                       _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
         stateLock.lock()
         defer { stateLock.unlock() }
-        return try store.backend.fetchColumns(plan, slots: slots, body)
+        return try (pinnedReader(for: store)?.0 ?? store.backend).fetchColumns(plan, slots: slots, body)
     }
 
     func count(_ plan: FetchPlan, in store: NSPersistentStore) throws -> Int {
         stateLock.lock()
         defer { stateLock.unlock() }
-        return try store.backend.count(plan)
+        return try (pinnedReader(for: store)?.0 ?? store.backend).count(plan)
     }
 
     /// The row of an object: from the cache, or read from its store (and cached).
@@ -71,6 +76,9 @@ extension NSPersistentStoreCoordinator {
         stateLock.lock()
         defer { stateLock.unlock() }
         let key = cacheKey(store, objectID.entity, pk)
+        if let (reader, generation) = pinnedReader(for: store) {
+            return try pinnedRow(key, objectID, reader, generation)
+        }
         if let row = rowCache[key] {
             if maxAge < 0 || ProcessInfo.processInfo.systemUptime - row.loadedAt <= maxAge { return row }
             rowCache.removeValue(forKey: key)
@@ -86,10 +94,34 @@ extension NSPersistentStoreCoordinator {
         return row
     }
 
+    /// ``row(for:maxAge:)`` for a context pinned to `generation`: the generation's cache, or
+    /// its reader (a pending fault batch is read there too). Rows of a snapshot never age.
+    private func pinnedRow(_ key: RowCacheKey, _ objectID: NSManagedObjectID, _ reader: StoreBackend,
+                           _ generation: QueryGeneration) throws -> StoreRow? {
+        if let row = generation.rowCache[key] { return row }
+        guard let store = objectID.persistentStore, let pk = objectID.primaryKey else { return nil }
+        if let batch = faultBatches.take(key) {
+            for row in try reader.rows(entity: batch.entity, pks: batch.pks) {
+                generation.rowCache[cacheKey(store, row.entity, row.pk)] = row
+            }
+            if let row = generation.rowCache[key] { return row }
+        }
+        guard let row = try reader.row(entity: objectID.entity, pk: pk) else { return nil }
+        generation.rowCache[key] = row
+        return row
+    }
+
     func relatedKeys(_ relationship: NSRelationshipDescription, of objectID: NSManagedObjectID) throws -> [StoreKey] {
         guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return [] }
         stateLock.lock()
         defer { stateLock.unlock() }
+        if let (reader, generation) = pinnedReader(for: store) {
+            if let rows = try reader.relatedRows(relationship: relationship, pk: pk) {
+                for row in rows { generation.rowCache[cacheKey(store, row.entity, row.pk)] = row }
+                return rows.map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
+            }
+            return try reader.relatedKeys(relationship: relationship, pk: pk)
+        }
         if let rows = try store.backend.relatedRows(relationship: relationship, pk: pk) {
             // The members' faults will fire from the cache instead of a query each.
             for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }

@@ -60,6 +60,9 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
     /// Keys of batched fetch results whose rows are not read yet
     /// (`NSPersistentStoreCoordinator+Batches.swift`).
     var faultBatches = FaultBatches()
+    /// Whether a context of this coordinator was ever pinned to a query generation (until
+    /// then reads skip asking their context for one); guarded by `stateLock`.
+    var hasPinnedContexts = false
 
     struct RowCacheKey: Hashable {
         let store: ObjectIdentifier
@@ -117,6 +120,13 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
             throw error
         }
         if (store.backend as? any HistoryKeeping)?.forcedReadOnlyByHistory == true { store.isReadOnly = true }
+        do {
+            try startRemoteChangeNotifications(for: store)
+        } catch {
+            store.persistentStoreCoordinator = nil
+            store.backend.close()
+            throw error
+        }
         persistentStores.append(store)
         store.didAdd(to: self)
         return store
@@ -140,8 +150,9 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
                persistentStores.contains(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
                 throw CoreDataError.store(NSPersistentStoreOpenError, "The store at \(storeURL.path) is already added to this coordinator.", url: storeURL)
             }
-            return NSPersistentStore(backend: SQLiteStoreBackend(url: storeURL, options: options ?? [:]),
-                                     configurationName: configuration, url: storeURL, options: options)
+            let backend = SQLiteStoreBackend(url: storeURL, options: options ?? [:])
+            backend.mappingMigration = Self.runMappingMigration
+            return NSPersistentStore(backend: backend, configurationName: configuration, url: storeURL, options: options)
         case .inMemory:
             return NSPersistentStore(backend: InMemoryStoreBackend(), configurationName: configuration,
                                      url: storeURL, options: options)

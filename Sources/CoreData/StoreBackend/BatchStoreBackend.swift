@@ -6,5 +6,7 @@ protocol BatchStoreBackend: StoreBackend {
     /// Runs a batch operation in one transaction. Throws ``StoreFetchUnsupported`` (having
     /// written nothing) when a predicate or expression cannot be evaluated by the store;
     /// the caller then selects the rows in memory.
-    func executeBatch(_ operation: StoreBatchOperation) throws -> StoreBatchOutcome
+    /// A store that tracks persistent history records what the operation wrote as one
+    /// transaction by `origin`, in the same SQLite transaction.
+    func executeBatch(_ operation: StoreBatchOperation, origin: HistoryOrigin) throws -> StoreBatchOutcome
 }

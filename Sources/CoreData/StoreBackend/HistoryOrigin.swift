@@ -6,3 +6,9 @@ struct HistoryOrigin {
     var author: String?
     var contextName: String?
 }
+
+/// Whoever asks the coordinator for a write that persistent history records (a context):
+/// the coordinator asks its requesting context for the origin of a batch request.
+protocol HistoryAuthoring: AnyObject {
+    var historyOrigin: HistoryOrigin { get }
+}

@@ -33,13 +33,23 @@ public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
 /// A store option: how many seconds to wait for a database that another connection has locked
 /// before failing with ``NSPersistentStoreTimeoutError``.
 public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
-/// A store option turning on persistent history tracking.
-///
-/// - Note: Apple parity: accepted and ignored; no history is recorded.
+/// A store option turning on persistent history tracking: each save and batch request
+/// records a transaction (see ``NSPersistentHistoryChangeRequest``).
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
-/// A store option asking for a notification when another process changes the store.
+/// A store option (a true `NSNumber`) asking the coordinator to post
+/// ``Foundation/NSNotification/Name/NSPersistentStoreRemoteChange`` after every write to the
+/// store: by its own contexts, by another coordinator, or by another process.
 ///
-/// - Note: Apple parity: accepted and ignored; no such notification is posted.
+/// ```swift
+/// description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
+/// ```
+///
+/// - Note: Apple parity: on Linux the coordinator watches the store's folder with inotify
+///   and asks SQLite whether another connection committed (`PRAGMA data_version`), so
+///   writes by any SQLite program are seen, not only Core Data's. With history tracking
+///   each transaction gets one notification with its token; without it, each commit seen
+///   gets one (a save that reserves new primary keys commits twice, and commits landing
+///   within a millisecond may share one). A SQLite store in a file only.
 public let NSPersistentStoreRemoteChangeNotificationPostOptionKey = "NSPersistentStoreRemoteChangeNotificationOptionKey"
 
 /// In a store's metadata: the store type (`"SQLite"`).

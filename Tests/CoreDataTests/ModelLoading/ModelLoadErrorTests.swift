@@ -37,6 +37,20 @@ struct ModelLoadErrorTests {
         #expect(error.userInfo[NSFilePathErrorKey] as? String != nil)
     }
 
+    @Test("a name that is not valid UTF-8 is refused with the line, not a crash in XMLParser (found by fuzzing)")
+    func invalidUTF8() throws {
+        let temporary = try TemporaryDirectory()
+        let version = try ModelFiles.writeVersion("Bad", in: temporary.url, contents: "")
+        let xml = model("<entity name=\"Item\">\n  <attribute name=\"na~me\" attributeType=\"String\"/></entity>")
+        // A lone 0xC2 in place of the `~`: not UTF-8.
+        let bytes = Data(xml.utf8.map { $0 == UInt8(ascii: "~") ? 0xC2 : $0 })
+        try bytes.write(to: version.appendingPathComponent("contents"))
+        let error = try #require(throws: NSError.self) { try NSManagedObjectModel.load(contentsOf: version) }
+        #expect(error.domain == NSCocoaErrorDomain && error.code == 259)
+        #expect(error.localizedDescription.contains("not valid UTF-8"), "\(error.localizedDescription)")
+        #expect(error.localizedDescription.contains("line 4"), "\(error.localizedDescription)")
+    }
+
     @Test("a file that is XML but not a model is refused")
     func notAModel() throws {
         let error = try loadError("<?xml version=\"1.0\"?><plist/>")

@@ -28,6 +28,8 @@ import CoreDataTestSupport
         "name == 'quote\" and apostrophe\\' and backslash\\\\'", "name == 'line\\nbreak\\ttab'",
         "name == 'Ünïcödé'", "a UTI-CONFORMS-TO 'public.image'", "a UTI-EQUALS 'public.png'",
         "x == 0x10", "x == 1e3", "{1, 'a', nil} == x", "$v := 3 == 3", "ANYKEY == 1",
+        // Found by fuzzing (Tests/Fuzz/crashes): a variable named by a reserved word.
+        "NOT (done == $YES) OR price <= 6e-08", "$in == 2",
     ]
 
     @Test("predicateFormat parses back to an equal predicate", arguments: roundTrips)
