@@ -69,7 +69,7 @@ extension NSManagedObjectContext {
     /// Forgets every object: registered objects become unusable faults without context.
     public func reset() {
         undoManager?.removeAllActions()
-        noteUnregistered(permanentObjects.reportedIDs)
+        noteUnregistered(registry.takeReportedIDs())
         for object in allRegisteredObjects {
             object.context = nil
             object.isInsertedFlag = false
@@ -77,8 +77,7 @@ extension NSManagedObjectContext {
             object.committedToMany.removeAll()
             object.storage.turnIntoFault()
         }
-        permanentObjects.removeAll()
-        temporaryObjects.removeAll()
+        registry.removeAll()
         assignedStores.removeAll()
         lockedObjects.removeAll()
         changes.removeAll()
