@@ -227,6 +227,8 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
         // The objects keep the registry (they leave it in their deinit); its strong
         // references must not keep them.
         registry.removeAll()
+        // Objects that outlive the context carry no marks of its change tracker.
+        changes.removeAll()
     }
 
     var model: NSManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }

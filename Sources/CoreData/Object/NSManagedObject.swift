@@ -71,6 +71,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     var isDeletedFlag = false
     /// Whether ``registry`` lists the object under its permanent key (else its temporary ID).
     var isRegisteredPermanently = false
+    /// Which of its context's change tracker's "touched" lists hold the object (bits of
+    /// `ChangeTracker.Mark`), so that recording a change needs no dictionary lookup.
+    var changeMarks: UInt8 = 0
     /// `willChangeValue(forKey:)` calls not yet closed by `didChangeValue(forKey:)`: inside
     /// such a bracket `setPrimitiveValue(_:forKey:)` records a change (Apple's custom
     /// accessor pattern); outside it, it does not.
