@@ -170,12 +170,14 @@ final class ObjectRegistry: @unchecked Sendable {
     /// Removes the entry under `key` (or the temporary `objectID`) when it is the object's.
     /// Under the lock.
     private func removeEntry(_ pointer: UnsafeMutableRawPointer, key: Key?, objectID: NSManagedObjectID) -> Entry? {
+        // One hash per removal (a temporary ID hashes through NSObject): find the index,
+        // check it is the object's entry, remove at that index.
         if let key {
-            guard permanent[key]?.pointer == pointer else { return nil }
-            return permanent.removeValue(forKey: key)
+            guard let index = permanent.index(forKey: key), permanent[index].value.pointer == pointer else { return nil }
+            return permanent.remove(at: index).value
         }
-        guard temporary[objectID]?.pointer == pointer else { return nil }
-        return temporary.removeValue(forKey: objectID)
+        guard let index = temporary.index(forKey: objectID), temporary[index].value.pointer == pointer else { return nil }
+        return temporary.remove(at: index).value
     }
 
     /// Removes every entry.
