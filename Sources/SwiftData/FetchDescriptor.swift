@@ -22,7 +22,7 @@ public struct FetchDescriptor<T: PersistentModel> {
     public var includePendingChanges: Bool = true
     /// The properties to load at once (a hint: every property loads when first read).
     public var propertiesToFetch: [PartialKeyPath<T>] = []
-    /// Relationships whose models load with the results (a hint).
+    /// Relationships whose models load with the results, in the same fetch.
     public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
 
     /// A descriptor with a predicate and an order.

@@ -93,6 +93,8 @@ struct FetchPlan<T: PersistentModel> {
             }
             sorts.append(NSSortDescriptor(key: property.name, ascending: sort.order == .forward))
         }
+        let prefetched = descriptor.relationshipKeyPathsForPrefetching.compactMap { KeyPathTable.shared.property($0)?.name }
+        if !prefetched.isEmpty { request.relationshipKeyPathsForPrefetching = prefetched }
         if !inMemory {
             request.sortDescriptors = sorts
             if let limit = descriptor.fetchLimit, limit > 0 { request.fetchLimit = limit }
