@@ -21,6 +21,7 @@ let package = Package(
         // Apple's SwiftData API (`@Model`, `ModelContainer`, `ModelContext`, `#Predicate`
         // fetches) over the CoreData module and the same store files.
         .library(name: "SwiftData", targets: ["SwiftData"]),
+        .executable(name: "swiftdata-bench", targets: ["swiftdata-bench"]),
     ],
     dependencies: [
         // The DocC plugin: `swift package generate-documentation --target CoreData` builds the
@@ -86,6 +87,8 @@ let package = Package(
             name: "SwiftData",
             dependencies: ["CoreData", "SwiftDataMacros"]
         ),
+        // SwiftData against our Core Data API, same work, same process.
+        .executableTarget(name: "swiftdata-bench", dependencies: ["SwiftData", "CoreData"]),
         // What the test targets share: the fixture files (models and stores written by
         // Xcode and Apple's Core Data, each with its provenance in Fixtures/README.md),
         // temporary folders removed when released, model builders and stacks.
