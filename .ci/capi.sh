@@ -2,8 +2,8 @@
 # CI for the C API (issue 6): build and install libcoredata.so into a temporary prefix,
 # check its exports and the header, run the C harness under AddressSanitizer and
 # LeakSanitizer, build the C example with pkg-config and run it twice (the second run
-# shows what persisted), and run the Python example the same way. Exits non-zero on any
-# failure.
+# shows what persisted), run the Python example the same way, and install the Python
+# package (python/) with pip and run its tests. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +11,7 @@ need=()
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v g++ >/dev/null || need+=(g++)
 command -v python3 >/dev/null || need+=(python3)
+python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 command -v nm >/dev/null || need+=(binutils)
 [[ -f /usr/include/sqlite3.h ]] || need+=(libsqlite3-dev)
 [[ -f /usr/include/bsd/sys/tree.h ]] || need+=(libbsd-dev)
@@ -117,6 +118,10 @@ grep -q "Deleted Bread." "$work/p1.log"
 grep -q "Shopping list (2):" "$work/p2.log" && ! grep -q "Bread" "$work/p2.log" \
     || { echo "FAIL: the Python example's second run does not show what persisted"; exit 1; }
 reject_unknown_subcommand "Python example" python3 examples/python/shopping.py
+passed=$((passed + 1))
+
+echo "== Python package: pip install ./python into a virtual environment, then its pytest suite"
+bash scripts/python-package.sh
 passed=$((passed + 1))
 
 echo "capi: $passed passed, 0 failed"

@@ -488,6 +488,19 @@ CD_API int cd_model_property(const char **out_name, int *out_kind, int *out_attr
                              const char **out_destination, int *out_optional,
                              const cd_model *model, const char *entity, size_t index);
 
+/**
+ * Whether a property of an entity, by index as for cd_model_property(), is an ordered
+ * to-many relationship (Core Data's `isOrdered`): its members keep the order they were
+ * added in, and cd_object_copy_to_many() lists them in that order.
+ * @param[out] out receives 1 for an ordered to-many relationship, else 0
+ * @param model a model; not NULL
+ * @param entity an entity name; not NULL
+ * @param index from 0 to the property count - 1
+ * @return #CD_OK, #CD_NOTFOUND, #CD_RANGE, or #CD_MISUSE
+ */
+CD_API int cd_model_property_is_ordered(int *out, const cd_model *model, const char *entity,
+                                        size_t index);
+
 /** @} */
 
 /* ---------------------------------------------------------------------------------- */
@@ -663,6 +676,16 @@ CD_API int cd_object_state(unsigned int *out, cd_object *object);
  * @return #CD_OK, or #CD_MISUSE
  */
 CD_API int cd_object_equal(int *out, const cd_object *a, const cd_object *b);
+
+/**
+ * A hash of an object's identity, for hash tables of object handles (Python sets, ...):
+ * two handles of the same object have the same hash (cd_object_equal() gives 1), and it
+ * stays the same for the object's life, across saves that make its ID permanent.
+ * @param[out] out receives the hash
+ * @param object an object; not NULL
+ * @return #CD_OK, or #CD_MISUSE
+ */
+CD_API int cd_object_hash(uint64_t *out, const cd_object *object);
 
 /** @} */
 

@@ -44,6 +44,7 @@ LAYERS = {
     "History": "persistent history: transactions, changes, tokens and the requests that read and delete them",
     "FetchedResults": "NSFetchedResultsController: sections of a fetch, kept up to date with its context's changes",
     "CustomStore": "NSIncrementalStore, NSAtomicStore: store classes written by apps, and the adapters that make them StoreBackends",
+    "Migration": "NSMigrationManager, NSEntityMigrationPolicy: migrations that run a mapping model over objects in contexts",
     "Container": "NSPersistentContainer and NSPersistentStoreDescription",
     "SPI": "throwing twins for the C API (Sources/CoreDataC)",
     "CoreData.docc": "the documentation catalog",
@@ -57,6 +58,9 @@ FORCED = {
     ("Model", "Fetch"): {
         "NSFetchRequest": "NSManagedObjectModel.fetchRequestTemplate(forName:), NSFetchedPropertyDescription.fetchRequest",
         "NSFetchRequestResult": "the result type of those fetch requests",
+    },
+    ("Store", "Migration"): {
+        "NSMigrationManager": "NSPersistentStore.migrationManagerClass(); automatic migration runs the manager that class names",
     },
     ("Fetch", "Store"): {
         "NSPersistentStore": "NSFetchRequest.affectedStores",

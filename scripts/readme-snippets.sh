@@ -17,7 +17,8 @@
 #   swiftdata  the SwiftData quick start, the same way: swiftdata-manifest as Package.swift,
 #           swiftdata-main as Sources/App/main.swift, then swiftdata-run; fails on any warning
 #   capi    capi-install (into ~/.local of a temporary $HOME), capi-app, capi-example,
-#           python-example and python-core, in one shell from the repository's root
+#           python-install, python-package (run by the virtual environment's python) and
+#           python-example, in one shell from the repository's root
 #   cli     cli, after the demo has saved a list (runs `swift run coredata-demo` first), then
 #           cli-install (a release build of the tool, installed into the temporary ~/.local/bin)
 #   docs    docs (`swift package generate-documentation --target CoreData`); fails on any DocC
@@ -40,6 +41,7 @@ cleanup() {
     for f in "${created[@]}"; do rm -f "$root/$f"; done
     rm -f /tmp/coredata-app.sqlite* /tmp/coredata-list.sqlite* /tmp/coredata-py.sqlite* \
         /tmp/coredata-py-quick.sqlite*
+    rm -rf "$root/python/build" "$root"/python/*.egg-info
 }
 trap cleanup EXIT
 for f in "${created[@]}"; do
@@ -52,8 +54,9 @@ python3 - "$work/snippets" README.md Sources/CoreData/CoreData.docc <<'PY'
 import re, sys, pathlib
 out, readme = pathlib.Path(sys.argv[1]), sys.argv[2]
 articles = sorted(str(p) for p in pathlib.Path(sys.argv[3]).rglob("*.md"))
-known = {"setup", "app-main", "app-manifest", "app-run", "swiftdata-main", "swiftdata-manifest", "swiftdata-run", "capi-install", "capi-app",
-         "capi-example", "python-example", "python-core", "docs", "cli", "cli-install"}
+known = {"setup", "app-main", "app-manifest", "app-run", "swiftdata-main", "swiftdata-manifest", "swiftdata-run",
+         "capi-install", "capi-app", "capi-example", "python-install", "python-package", "python-example", "docs",
+         "cli", "cli-install"}
 not_run = {"text", "illustration"}
 errors = []
 
@@ -173,11 +176,13 @@ for group in "${groups[@]}"; do
         ;;
     capi)
         cat "$work/snippets/capi-install" "$work/snippets/capi-app" "$work/snippets/capi-example" \
-            "$work/snippets/python-example" > "$work/capi.sh"
-        echo "python3 '$work/snippets/python-core'" >> "$work/capi.sh"
+            "$work/snippets/python-install" "$work/snippets/python-example" > "$work/capi.sh"
+        echo "~/coredata-env/bin/python '$work/snippets/python-package'" >> "$work/capi.sh"
         session capi "$work/capi.sh"
-        [[ $(grep -c "^1 items$" "$work/capi.log") == 2 ]] \
-            || { echo "FAIL: readme-snippets capi: the C and Python quick starts should each print '1 items'" >&2; exit 1; }
+        [[ $(grep -c "^1 items$" "$work/capi.log") == 1 ]] \
+            || { echo "FAIL: readme-snippets capi: the C quick start should print '1 items'" >&2; exit 1; }
+        expect capi "Milk x 2 added "
+        expect capi "not saved: 1570 name"
         expect capi "Deleted Bread."
         expect capi "Shopping list (2):"
         ;;
@@ -186,6 +191,8 @@ for group in "${groups[@]}"; do
         session cli "$work/cli.sh"
         expect cli "ShoppingItem"   # from `coredata model`
         expect cli "Eggs"           # from `coredata query`
+        expect cli "History    off"   # from `coredata info`
+        expect cli "The store is sound."   # from `coredata check`
         [[ -x $work/home-cli/.local/bin/coredata ]] \
             || { echo "FAIL: readme-snippets cli: cli-install installed no ~/.local/bin/coredata" >&2; exit 1; }
         ;;

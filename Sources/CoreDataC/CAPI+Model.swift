@@ -15,6 +15,7 @@ final class ModelBox: CAPIHandle {
         let attributeType: Int32
         let destination: UnsafeMutablePointer<CChar>?
         let isOptional: Bool
+        var isOrdered = false
     }
 
     struct Entity {
@@ -42,7 +43,8 @@ final class ModelBox: CAPIHandle {
                     let kind = relationship.isToMany ? CD_PROPERTY_TO_MANY : CD_PROPERTY_TO_ONE
                     return Property(name: strdup(property.name), kind: Int32(kind.rawValue), attributeType: 0,
                                     destination: relationship.destinationEntity?.name.flatMap { strdup($0) },
-                                    isOptional: property.isOptional)
+                                    isOptional: property.isOptional,
+                                    isOrdered: relationship.isToMany && relationship.isOrdered)
                 default:
                     return Property(name: strdup(property.name), kind: Int32(CD_PROPERTY_OTHER.rawValue),
                                     attributeType: 0, destination: nil, isOptional: property.isOptional)
@@ -71,6 +73,15 @@ final class ModelBox: CAPIHandle {
             throw CAPIError(.notFound, "The model has no entity named \(name).")
         }
         return entities[position]
+    }
+
+    /// The entity's property at a position of its by-name order, or a range error.
+    func property(of entity: UnsafePointer<CChar>?, at index: Int) throws -> Property {
+        let properties = try self.entity(entity).properties
+        guard index >= 0, index < properties.count else {
+            throw CAPIError(.range, "Property index \(UInt(bitPattern: index)) is out of range (the entity has \(properties.count)).")
+        }
+        return properties[index]
     }
 }
 
@@ -139,16 +150,21 @@ final class ModelBox: CAPIHandle {
     _ entity: UnsafePointer<CChar>?, _ index: Int
 ) -> Int32 {
     capi {
-        let box = try handle(model, as: ModelBox.self, "model")
-        let properties = try box.entity(entity).properties
-        guard index >= 0, index < properties.count else {
-            throw CAPIError(.range, "Property index \(UInt(bitPattern: index)) is out of range (the entity has \(properties.count)).")
-        }
-        let property = properties[index]
+        let property = try handle(model, as: ModelBox.self, "model").property(of: entity, at: index)
         outName?.pointee = UnsafePointer(property.name)
         outKind?.pointee = property.kind
         outAttributeType?.pointee = property.attributeType
         outDestination?.pointee = property.destination.map { UnsafePointer($0) }
         outOptional?.pointee = property.isOptional ? 1 : 0
+    }
+}
+
+@c @implementation public func cd_model_property_is_ordered(
+    _ out: UnsafeMutablePointer<Int32>?, _ model: OpaquePointer?, _ entity: UnsafePointer<CChar>?,
+    _ index: Int
+) -> Int32 {
+    capi {
+        let out = try requireOut(out)
+        out.pointee = try handle(model, as: ModelBox.self, "model").property(of: entity, at: index).isOrdered ? 1 : 0
     }
 }

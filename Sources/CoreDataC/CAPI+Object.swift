@@ -56,6 +56,16 @@ import Foundation
     }
 }
 
+@c @implementation public func cd_object_hash(_ out: UnsafeMutablePointer<UInt64>?, _ object: OpaquePointer?) -> Int32 {
+    capi {
+        let out = try requireOut(out)
+        // The identity of the Swift object, not of the handle: every handle of one object
+        // boxes the same instance (cd_object_equal compares the same way).
+        let box = try handle(object, as: ObjectBox.self, "object")
+        out.pointee = UInt64(UInt(bitPattern: ObjectIdentifier(box.object).hashValue))
+    }
+}
+
 // MARK: - Object IDs
 
 @c @implementation public func cd_object_id_release(_ objectID: OpaquePointer?) {

@@ -9,17 +9,8 @@ enum QueryCommand: Subcommand {
     static var usage: String { StoreQuery.usage }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        if arguments.contains("-h") || arguments.contains("--help") {
-            print("usage: coredata \(usage)")
-            return ExitStatus.success
-        }
-        let query: StoreQuery
-        do {
-            query = try StoreQuery(arguments: arguments)
-        } catch let error as StoreQuery.ArgumentError {
-            throw UsageError(error.description)
-        }
-        print(try query.run())
+        if printedHelp(arguments, usage: usage) { return ExitStatus.success }
+        print(try StoreQuery(arguments: arguments).run())
         return ExitStatus.success
     }
 }

@@ -29,12 +29,6 @@ struct StoreQuery {
     var limit = 0
     var json = false
 
-    /// Bad command-line arguments.
-    struct ArgumentError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
     static let usage = """
         query <store> --model <bundle> --entity <name> [--where <predicate>]
               [--sort key[,-key…]] [--limit N] [--json]
@@ -58,46 +52,16 @@ struct StoreQuery {
 
     /// Parses the arguments after `coredata query`.
     init(arguments: [String]) throws {
-        var store: String?, model: String?, entity: String?
-        var predicate: String?, sort: [String] = [], limit = 0, json = false
-        // `--option=value` is the same as `--option value`.
-        let arguments = arguments.flatMap { argument -> [String] in
-            guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return [argument] }
-            return [String(argument[..<equals]), String(argument[argument.index(after: equals)...])]
-        }
-        var index = 0
-        func value(_ option: String) throws -> String {
-            index += 1
-            guard index < arguments.count else { throw ArgumentError("\(option) needs a value") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--model": model = try value(argument)
-            case "--entity": entity = try value(argument)
-            case "--where": predicate = try value(argument)
-            case "--sort": sort = try value(argument).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            case "--limit":
-                let text = try value(argument)
-                guard let n = Int(text), n >= 0 else { throw ArgumentError("--limit needs a number, not '\(text)'") }
-                limit = n
-            case "--json": json = true
-            default:
-                if argument.hasPrefix("-") { throw ArgumentError("unknown option '\(argument)'") }
-                guard store == nil else { throw ArgumentError("unexpected argument '\(argument)'") }
-                store = argument
-            }
-            index += 1
-        }
-        guard let store else { throw ArgumentError("missing the store path") }
-        guard let model else { throw ArgumentError("missing --model <bundle>") }
-        guard let entity else { throw ArgumentError("missing --entity <name>") }
+        let parsed = try CommandArguments(arguments, options: ["--model", "--entity", "--where", "--sort", "--limit"],
+                                          flags: ["--json"])
+        let store = try parsed.positional(0, missing: "the store path")
+        guard let model = parsed.value("--model") else { throw UsageError("missing --model <bundle>") }
+        guard let entity = parsed.value("--entity") else { throw UsageError("missing --entity <name>") }
         self.init(storeURL: URL(fileURLWithPath: store), modelURL: URL(fileURLWithPath: model), entityName: entity)
-        predicateFormat = predicate
-        sortKeys = sort
-        self.limit = limit
-        self.json = json
+        predicateFormat = parsed.value("--where")
+        sortKeys = parsed.value("--sort").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        limit = try parsed.number("--limit") ?? 0
+        json = parsed.has("--json")
     }
 
     // MARK: - Running
@@ -113,23 +77,11 @@ struct StoreQuery {
 
     /// The entity's columns (attributes, then to-one relationships) and the fetched rows.
     func fetch() throws -> (columns: [String], rows: [[String: Any]]) {
-        guard FileManager.default.fileExists(atPath: storeURL.path) else {
-            throw Self.error(NSFileReadNoSuchFileError, "There is no store at \(storeURL.path).", path: storeURL.path)
-        }
         let predicate = try predicateFormat.map { try NSPredicate.throwingParse(format: $0, arguments: []) }
-        let model = try Self.model(for: storeURL, bundle: modelURL)
-        guard let entity = model.entitiesByName[entityName] else {
-            throw Self.error(NSCoreDataError,
-                "The model \(modelURL.path) has no entity \(entityName) (entities: \(model.entitiesByName.keys.sorted().joined(separator: ", "))).",
-                path: modelURL.path)
-        }
-
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        let store = try coordinator.addPersistentStore(type: .sqlite, at: storeURL,
-                                                       options: [NSReadOnlyPersistentStoreOption: true])
-        defer { try? coordinator.remove(store) }
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
+        let opened = try OpenedStore(storeAt: storeURL, modelBundle: modelURL)
+        defer { opened.close() }
+        let entity = try opened.entity(entityName)
+        let context = opened.context
         let request = NSFetchRequest<NSManagedObject>(entityName: entityName)
         request.predicate = predicate
         request.sortDescriptors = sortKeys.filter { !$0.isEmpty }.map { key in
@@ -158,25 +110,6 @@ struct StoreQuery {
             rows.append(row)
         }
         return (["objectID"] + properties.map(\.name), rows)
-    }
-
-    /// The version of the bundle at `bundleURL` whose entity hashes match the store's
-    /// metadata (the bundle's designated version when none matches exactly, so that the
-    /// store's own open error explains the mismatch).
-    static func model(for store: URL, bundle bundleURL: URL) throws -> NSManagedObjectModel {
-        let (bundle, designated) = try ModelBundle.resolve(bundleURL)
-        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
-        for name in [designated] + bundle.versionNames.filter({ $0 != designated }) {
-            let model = try bundle.model(forVersion: name)
-            if model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) { return model }
-        }
-        return try bundle.model(forVersion: designated)
-    }
-
-    /// An error in `NSCocoaErrorDomain` naming `path`.
-    static func error(_ code: Int, _ description: String, path: String) -> NSError {
-        NSError(domain: NSCocoaErrorDomain, code: code,
-                userInfo: [NSLocalizedDescriptionKey: description, NSFilePathErrorKey: path])
     }
 
     // MARK: - Rendering

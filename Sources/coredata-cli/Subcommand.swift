@@ -28,7 +28,10 @@ enum ExitStatus {
 }
 
 enum Subcommands {
-    static var all: [any Subcommand.Type] { [ModelCommand.self, QueryCommand.self] }
+    static var all: [any Subcommand.Type] {
+        [InfoCommand.self, ModelCommand.self, CountCommand.self, QueryCommand.self, ShowCommand.self, HistoryCommand.self,
+         CheckCommand.self, DiffCommand.self, ExportCommand.self, ImportCommand.self]
+    }
 
     static var usage: String {
         var text = "usage: coredata <subcommand> [arguments]\n\nsubcommands:\n"

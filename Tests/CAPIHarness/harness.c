@@ -181,9 +181,9 @@ static int find_property(const cd_model *model, const char *entity, const char *
 
 static void test_model(void) {
     cd_model *model = NULL;
-    size_t count = 0;
+    size_t count = 0, index = 0;
     const char *name = NULL, *destination = NULL;
-    int kind = 0, type = 0, optional = -1;
+    int kind = 0, type = 0, optional = -1, ordered = -1;
 
     IS(cd_model_load(NULL, model_path), CD_MISUSE);
     IS(cd_model_load(&model, NULL), CD_MISUSE);
@@ -235,6 +235,18 @@ static void test_model(void) {
     CHECK(kind == CD_PROPERTY_ATTRIBUTE && type == CD_ATTRIBUTE_TRANSFORMABLE);
     IS(cd_model_property(&name, NULL, NULL, NULL, NULL, model, "Nope", 0), CD_NOTFOUND);
     IS(cd_model_property(&name, NULL, NULL, NULL, NULL, NULL, "Item", 0), CD_MISUSE);
+
+    /* Only List.pinned is an ordered to-many. */
+    OK(cd_model_property_count(&count, model, "List"));
+    for (index = 0; index < count; index++) {
+        OK(cd_model_property(&name, NULL, NULL, NULL, NULL, model, "List", index));
+        OK(cd_model_property_is_ordered(&ordered, model, "List", index));
+        CHECK(ordered == (strcmp(name, "pinned") == 0));
+    }
+    IS(cd_model_property_is_ordered(&ordered, model, "List", count), CD_RANGE);
+    IS(cd_model_property_is_ordered(&ordered, model, "Nope", 0), CD_NOTFOUND);
+    IS(cd_model_property_is_ordered(NULL, model, "List", 0), CD_MISUSE);
+    IS(cd_model_property_is_ordered(&ordered, NULL, "List", 0), CD_MISUSE);
     cd_model_release(model);
     cd_model_release(NULL);
 }
@@ -599,6 +611,7 @@ static void test_relationships(cd_context *ctx, cd_context *other) {
     cd_fetch_result *members = NULL;
     size_t count = 0;
     int same = 0;
+    uint64_t hash_a = 0, hash_b = 0, hash_got = 0;
 
     OK(cd_context_insert(&list, ctx, "List"));
     OK(cd_object_set_text(list, "title", "Groceries"));
@@ -612,6 +625,12 @@ static void test_relationships(cd_context *ctx, cd_context *other) {
     OK(cd_object_get_to_one(&got, a, "list"));
     OK(cd_object_equal(&same, got, list));
     CHECK(same == 1);
+    /* Two handles of one object hash alike; the hash is the object's, not the handle's. */
+    OK(cd_object_hash(&hash_a, list));
+    OK(cd_object_hash(&hash_got, got));
+    CHECK(hash_a == hash_got);
+    IS(cd_object_hash(NULL, list), CD_MISUSE);
+    IS(cd_object_hash(&hash_got, NULL), CD_MISUSE);
     cd_object_release(got);
     OK(cd_object_to_many_count(&count, list, "items"));
     CHECK(count == 1);
@@ -639,6 +658,21 @@ static void test_relationships(cd_context *ctx, cd_context *other) {
     OK(cd_object_set_to_one(a, "list", list));
     OK(cd_object_set_to_one(a, "list", NULL));
     IS(cd_object_get_to_one(&got, a, "list"), CD_NULL);
+
+    /* An ordered to-many lists its members in the order they were added. */
+    OK(cd_object_to_many_add(list, "pinned", b));
+    OK(cd_object_to_many_add(list, "pinned", a));
+    OK(cd_object_copy_to_many(&members, list, "pinned"));
+    OK(cd_fetch_result_object_at(&got, members, 0));
+    CHECK(text_is(got, "name", "Bread"));
+    cd_object_release(got);
+    OK(cd_fetch_result_object_at(&got, members, 1));
+    CHECK(text_is(got, "name", "Apples"));
+    cd_object_release(got);
+    cd_fetch_result_release(members);
+    OK(cd_object_hash(&hash_a, a));
+    OK(cd_object_hash(&hash_b, b));
+    CHECK(hash_a != hash_b);
 
     /* A sub-entity fits a relationship to its parent entity. */
     OK(cd_context_insert(&shopper, ctx, "Shopper"));

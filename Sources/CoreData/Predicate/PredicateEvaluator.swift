@@ -199,7 +199,10 @@ struct PredicateEvaluator {
             return try KeyValueReader.value(forKeyPath: path, of: base)
         case .function(let name, let operand, let arguments):
             if let operand, !PredicateFunctions.isBuiltin(name) {
-                _ = try value(of: operand, object: object)
+                if let target = try value(of: operand, object: object) as? any PredicateFunctionTarget {
+                    let values = try arguments.map { try value(of: $0, object: object) }
+                    return try target.predicateFunctionValue(selector: name, arguments: values)
+                }
                 throw PredicateEvaluationError.unsupported(
                     "FUNCTION(…, '\(name)'): calling arbitrary methods is not supported on Linux")
             }

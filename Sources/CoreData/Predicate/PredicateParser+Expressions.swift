@@ -227,7 +227,22 @@ extension PredicateParser {
         case "AND", "OR", "NOT":
             throw error("missing operand: expected an expression, found '\(word)'")
         case "FETCH":
-            throw error("FETCH expressions are not supported")
+            advance()
+            try enter()
+            try expectSymbol("(", "after FETCH")
+            let request = try parseExpression()
+            try expectSymbol(",", "after the FETCH request")
+            let context = try parseExpression()
+            try expectSymbol(",", "after the FETCH context")
+            let flagToken = current
+            let flag = try parseExpression()
+            try expectSymbol(")", "to close FETCH")
+            depth -= 1
+            guard case .constant(let value) = flag.kind,
+                  let countOnly = (value as? NSNumber)?.boolValue ?? (value as? Bool) else {
+                throw error("FETCH needs YES or NO as its third argument (count only)", at: flagToken)
+            }
+            return NSFetchRequestExpression.expression(forFetch: request, context: context, countOnly: countOnly)
         default:
             throw error("reserved word '\(word)' cannot be used as a key path; "
                 + "escape it as #\(word.lowercased())")

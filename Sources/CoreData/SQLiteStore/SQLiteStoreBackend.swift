@@ -47,6 +47,9 @@ final class SQLiteStoreBackend: StoreBackend {
     let pragmas: [String: String]
     /// `NSMigratePersistentStoresAutomaticallyOption` and `NSInferMappingModelAutomaticallyOption`.
     let migration: (migrate: Bool, infer: Bool)
+    /// Runs a migration with a mapping model (an `NSMigrationManager`, set by the
+    /// coordinator that adds the store; nil leaves only lightweight migration).
+    var mappingMigration: MappingMigration?
 
     var connection: SQLiteConnection?
     var schema = SQLiteSchema()

@@ -173,6 +173,16 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         try SQLiteStoreBackend.writeMetadata(metadata ?? [:], at: url)
     }
 
+    /// The class of the migration manager that migrates stores of this type:
+    /// `NSMigrationManager`.
+    ///
+    /// ```swift
+    /// let managerClass = NSPersistentStore.migrationManagerClass() as? NSMigrationManager.Type
+    /// ```
+    open class func migrationManagerClass() -> AnyClass {
+        NSMigrationManager.self
+    }
+
     // MARK: - Life cycle
 
     /// Called once the store is added to `coordinator` (after its metadata loaded).

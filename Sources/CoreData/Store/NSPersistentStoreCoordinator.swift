@@ -140,8 +140,9 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
                persistentStores.contains(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
                 throw CoreDataError.store(NSPersistentStoreOpenError, "The store at \(storeURL.path) is already added to this coordinator.", url: storeURL)
             }
-            return NSPersistentStore(backend: SQLiteStoreBackend(url: storeURL, options: options ?? [:]),
-                                     configurationName: configuration, url: storeURL, options: options)
+            let backend = SQLiteStoreBackend(url: storeURL, options: options ?? [:])
+            backend.mappingMigration = Self.runMappingMigration
+            return NSPersistentStore(backend: backend, configurationName: configuration, url: storeURL, options: options)
         case .inMemory:
             return NSPersistentStore(backend: InMemoryStoreBackend(), configurationName: configuration,
                                      url: storeURL, options: options)

@@ -59,6 +59,22 @@ struct MappingInference {
             ?? sameKind.first { canonicalName($0.name, $0.renamingIdentifier) == canonical }
     }
 
+    // MARK: - Value expressions
+
+    /// `$source.<name>`: the source object's value.
+    static func sourceValue(_ name: String) -> NSExpression {
+        NSExpression(kind: .keyPath(operand: NSExpression(forVariable: "source"), path: name))
+    }
+
+    /// `FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
+    /// "<name>", $source.<name>)`: the destination objects of the source relationship's members.
+    static func relationshipValue(_ name: String) -> NSExpression {
+        NSExpression(
+            forFunction: NSExpression(forVariable: "manager"),
+            selectorName: "destinationInstancesForSourceRelationshipNamed:sourceInstances:",
+            arguments: [NSExpression(forConstantValue: name), sourceValue(name)])
+    }
+
     // MARK: - Entities
 
     private func entityMapping(
@@ -72,7 +88,8 @@ struct MappingInference {
             let found = Self.match(property, among: candidates)
             if let attribute = property as? NSAttributeDescription {
                 try check(attribute, from: found as? NSAttributeDescription, in: target)
-                attributes.append(NSPropertyMapping(name: property.name, sourcePropertyName: found?.name))
+                attributes.append(NSPropertyMapping(name: property.name, sourcePropertyName: found?.name,
+                                                    valueExpression: found.map { Self.sourceValue($0.name) }))
             } else if let relationship = property as? NSRelationshipDescription {
                 var sourceName = found?.name
                 if let old = found as? NSRelationshipDescription, let oldDestination = old.destinationEntity,
@@ -84,7 +101,8 @@ struct MappingInference {
                     }
                     sourceName = nil
                 }
-                relationships.append(NSPropertyMapping(name: property.name, sourcePropertyName: sourceName))
+                relationships.append(NSPropertyMapping(name: property.name, sourcePropertyName: sourceName,
+                                                       valueExpression: sourceName.map(Self.relationshipValue)))
             }
         }
         let type: NSEntityMappingType = origin.versionHash == target.versionHash && origin.name == target.name

@@ -47,7 +47,7 @@ struct SQLiteLightweightMigration {
         }
         let destinationSchema = SQLiteSchema.design(entities: destinationEntities)
         try build(at: temporary, from: sourceSchema, into: destinationSchema)
-        try replaceStore(with: temporary)
+        try Self.replaceStore(at: url, with: temporary, busyTimeout: busyTimeout)
     }
 
     // MARK: - Building the destination file
@@ -82,7 +82,7 @@ struct SQLiteLightweightMigration {
     /// removed (a stale WAL must never be replayed onto the new file) and the new file
     /// renamed into place, atomically. A crash at any point leaves either the old store,
     /// whole, or the new one.
-    private func replaceStore(with temporary: URL) throws {
+    static func replaceStore(at url: URL, with temporary: URL, busyTimeout: TimeInterval) throws {
         let fileManager = FileManager.default
         let path = url.path
         do {

@@ -15,9 +15,13 @@ extension SQLiteStoreBackend {
     /// Migrates the existing store at `url` to `model` when its version hashes say it
     /// was written with another model version; does nothing when they match.
     ///
+    /// A mapping model file that maps the store's model to `model` is used first (as
+    /// Apple looks for a mapping model before inferring one); else, with `infer`, the
+    /// mapping is inferred and the migration runs in SQL.
+    ///
     /// - Throws: `NSMigrationMissingSourceModelError` (134130) when no model version
-    ///   matches the store, `NSMigrationMissingMappingModelError` (134140) when mapping
-    ///   inference is off, `NSInferredMappingModelError` (134190) when the mapping can't
+    ///   matches the store, `NSMigrationMissingMappingModelError` (134140) when no
+    ///   mapping model file fits and inference is off, `NSInferredMappingModelError` (134190) when the mapping can't
     ///   be inferred, `NSMigrationError` (134110) when the SQL fails. The store is left
     ///   untouched by every failure.
     func migrateIfNeeded(model: NSManagedObjectModel, entities: [NSEntityDescription], infer: Bool) throws {
@@ -30,12 +34,18 @@ extension SQLiteStoreBackend {
                 "Can't find the model the store at \(url.path) was written with, to migrate it.",
                 userInfo: ["metadata": stored, NSFilePathErrorKey: url.path])
         }
+        try sourceModel.freeze()
+        if let runner = mappingMigration,
+           let mapping = MappingModelFile.find(in: Self.mappingSearchFolders(model, sourceModel),
+                                               source: sourceModel, destination: model) {
+            return try migrate(with: mapping, from: sourceModel, to: model, stored: stored, runner: runner)
+        }
         guard infer else {
             throw CoreDataError.make(
                 NSMigrationMissingMappingModelError,
-                "Can't find a mapping model to migrate the store at \(url.path) (only inferred mapping models are supported).")
+                "Can't find a mapping model to migrate the store at \(url.path): no .xcmappingmodel maps its model "
+                    + "to the current one, and mapping inference is off.")
         }
-        try sourceModel.freeze()
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
         let migration = SQLiteLightweightMigration(
             url: url, sourceModel: sourceModel, destinationModel: model, destinationEntities: entities,
@@ -51,6 +61,49 @@ extension SQLiteStoreBackend {
         }
     }
 
+    /// Where mapping model files are looked for: the main bundle, and the folders that hold
+    /// the two models' bundles (SwiftPM resources put them side by side).
+    static func mappingSearchFolders(_ models: NSManagedObjectModel...) -> [URL] {
+        var folders = [Bundle.main.resourceURL, Bundle.main.bundleURL].compactMap { $0 }
+        for model in models {
+            if let bundleURL = model.bundleURL { folders.append(bundleURL.deletingLastPathComponent()) }
+        }
+        return folders
+    }
+
+    /// Migrates the store with a mapping model: `runner` (an `NSMigrationManager`) writes
+    /// the destination into a new file beside the store, which then gets the store's UUID
+    /// and the app's metadata keys and replaces the store. Until that move the store's
+    /// files are only read: any failure leaves them byte for byte as they were.
+    ///
+    /// - Throws: the migration's errors in `NSCocoaErrorDomain`'s migration range
+    ///   (134110–134190) as they are; any other error as `NSMigrationError` (134110) with
+    ///   the cause under `NSUnderlyingErrorKey`.
+    private func migrate(with mapping: NSMappingModel, from sourceModel: NSManagedObjectModel,
+                         to model: NSManagedObjectModel, stored: [String: Any], runner: MappingMigration) throws {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).migration-\(UUID().uuidString)")
+        defer {
+            for path in Self.companionPaths(of: temporary.path) { try? FileManager.default.removeItem(atPath: path) }
+        }
+        do {
+            try runner(sourceModel, model, mapping, url, temporary, [NSPersistentStoreTimeoutOption: busyTimeout])
+            let connection = try SQLiteConnection(path: temporary.path, busyTimeout: busyTimeout)
+            var metadata = try SQLiteMetadata.read(from: connection)
+            if let uuid = stored[NSStoreUUIDKey] { metadata[NSStoreUUIDKey] = uuid }
+            for (key, value) in stored where !SQLiteLightweightMigration.frameworkKeys.contains(key) { metadata[key] = value }
+            try SQLiteMetadata.write(metadata, to: connection)
+            _ = try connection.scalarString("PRAGMA journal_mode = DELETE")
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain && (134110...134190).contains(error.code) {
+            throw error
+        } catch {
+            throw CoreDataError.store(
+                NSMigrationError, "The migration of the store at \(url.path) with a mapping model failed.",
+                url: url, underlying: (error as? SQLiteError)?.nsError ?? error)
+        }
+        try SQLiteLightweightMigration.replaceStore(at: url, with: temporary, busyTimeout: busyTimeout)
+    }
+
     /// The model version the store was written with: first among the other versions of
     /// the bundle `destination` was loaded from, then among every model version in the
     /// main bundle (``NSManagedObjectModel/mergedModel(from:forStoreMetadata:)``).
@@ -64,3 +117,9 @@ extension SQLiteStoreBackend {
         return NSManagedObjectModel.mergedModel(from: nil, forStoreMetadata: metadata)
     }
 }
+
+/// A migration with a mapping model, run by a layer above the store: (source model,
+/// destination model, mapping, store URL, destination URL, store options). The
+/// coordinator provides one that runs an `NSMigrationManager`.
+typealias MappingMigration = (NSManagedObjectModel, NSManagedObjectModel, NSMappingModel, URL, URL,
+                              [AnyHashable: Any]) throws -> Void

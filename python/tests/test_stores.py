@@ -1,0 +1,131 @@
+"""Containers and stores: threads, read-only and in-memory stores, bad files, Apple's own stores."""
+from __future__ import annotations
+
+import datetime
+import hashlib
+import threading
+import uuid
+
+import pytest
+
+import coredata
+from conftest import FIXTURES, SHOP_MODEL
+
+SAMPLE_MODEL = FIXTURES / "models" / "alemar11_CoreDataPlus__SampleModel.xcdatamodeld"
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_background_context_works_from_another_thread(container):
+    failures = []
+
+    def work():
+        try:
+            with container.new_background_context() as background:
+                for number in range(10):
+                    background.insert("Item", name=f"from thread {number}")
+        except Exception as error:  # surfaced by the assertion below
+            failures.append(error)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join()
+    assert failures == []
+    assert container.view_context.count("Item") == 10
+
+
+def test_the_view_context_from_another_thread_is_misuse_not_a_hang(container):
+    view = container.view_context
+    raised = []
+
+    def work():
+        try:
+            view.count("Item")
+        except coredata.MisuseError as error:
+            raised.append(error)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive()
+    assert len(raised) == 1 and raised[0].code == 2
+
+
+def test_an_in_memory_store_needs_no_path_and_keeps_nothing():
+    memory = coredata.Container(SHOP_MODEL, in_memory=True)
+    with memory.view_context as ctx:
+        ctx.insert("Item", name="Milk")
+    assert memory.view_context.count("Item") == 1
+    assert coredata.Container(SHOP_MODEL, in_memory=True).view_context.count("Item") == 0
+
+
+def test_a_read_only_store_refuses_to_save_and_is_left_as_it_was(container, store_path):
+    with container.view_context as ctx:
+        ctx.insert("Item", name="Milk")
+    container.close()
+    before = digest(store_path)
+    reader = coredata.Container(SHOP_MODEL, store_path, read_only=True)
+    ctx = reader.view_context
+    assert ctx.first("Item").name == "Milk"
+    ctx.insert("Item", name="Bread")
+    with pytest.raises(coredata.CoreDataError):
+        ctx.save()
+    assert digest(store_path) == before
+
+
+def test_a_missing_model_file_is_a_store_error_with_the_file_code(tmp_path):
+    with pytest.raises(coredata.StoreError) as raised:
+        coredata.Container(tmp_path / "Nope.xcdatamodeld", tmp_path / "s.sqlite")
+    assert raised.value.code == 260 and isinstance(raised.value, OSError)
+
+
+def test_a_file_that_is_not_a_store_is_refused_and_left_intact(tmp_path):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not a database" * 100)
+    before = digest(junk)
+    with pytest.raises(coredata.StoreError):
+        coredata.Container(SHOP_MODEL, junk)
+    assert digest(junk) == before
+
+
+def test_paths_and_keys_with_nul_characters_are_refused(tmp_path, ctx):
+    with pytest.raises(ValueError):
+        coredata.Container(SHOP_MODEL, str(tmp_path / "a\0b.sqlite"))
+    with pytest.raises(ValueError):
+        ctx.insert("Item", name="Mi\0lk")
+
+
+def test_the_model_describes_entities_properties_and_inheritance():
+    model = coredata.Model.load(SHOP_MODEL)
+    assert sorted(e.name for e in model) == ["Item", "List", "Person", "Shopper"]
+    item = model.entity("Item")
+    assert item.attributes["quantity"].attribute_type == coredata.AttributeType.INTEGER64
+    assert not item.attributes["name"].optional
+    assert item.relationships["list"].kind == coredata.PropertyKind.TO_ONE
+    assert item.relationships["list"].destination == "List"
+    pinned = model.entity("List").relationships["pinned"]
+    assert pinned.kind == coredata.PropertyKind.TO_MANY and pinned.ordered
+    assert not model.entity("List").relationships["items"].ordered
+    assert set(model.entity("Shopper").properties) == {"budget", "name", "lists"}
+    with pytest.raises(KeyError):
+        model.entity("Nope")
+
+
+def test_a_store_apples_core_data_wrote_reads_with_its_model(apple_store):
+    store = apple_store("alemar11_CoreDataPlus__SampleModel_V1.sqlite")
+    before = digest(store)
+    cars = coredata.Container(SAMPLE_MODEL, store, read_only=True)
+    ctx = cars.view_context
+    assert ctx.count("Car") == 125
+    assert ctx.count("SportCar") == 10  # SportCar and ExpensiveSportCar rows share ZCAR
+    assert ctx.count("Person") == 20
+    person = ctx.first("Person", sort="firstName")
+    assert person.firstName == "Alex" and person.lastName == "Rathbun"
+    assert isinstance(person.id, uuid.UUID)
+    assert isinstance(person.updatedAt, datetime.datetime)
+    owned = person.cars
+    assert all(car.owner == person for car in owned)
+    assert sum(p.count_of("cars") for p in ctx.fetch("Person")) == ctx.count("Car", "owner != nil")
+    assert digest(store) == before
