@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
 // OpenCoreData: Apple's Core Data API on Linux, over the system SQLite, with a C ABI.
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -20,11 +21,18 @@ let package = Package(
         // The fuzz targets (issue 17): fuzzes when scripts/fuzz.sh links it with libFuzzer,
         // else replays its corpus and past crashes (Tests/Fuzz), as CI does.
         .executable(name: "coredata-fuzz", targets: ["coredata-fuzz"]),
+        // Apple's SwiftData API (`@Model`, `ModelContainer`, `ModelContext`, `#Predicate`
+        // fetches) over the CoreData module and the same store files.
+        .library(name: "SwiftData", targets: ["SwiftData"]),
+        .executable(name: "swiftdata-bench", targets: ["swiftdata-bench"]),
     ],
     dependencies: [
         // The DocC plugin: `swift package generate-documentation --target CoreData` builds the
         // catalog Sources/CoreData/CoreData.docc. A command plugin only: nothing of it is linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The `@Model` macro's compiler plugin (Swift 6.3's syntax library). Only
+        // SwiftSyntax, SwiftSyntaxMacros and SwiftCompilerPlugin are built.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // The runtime shim: KVC slot storage, fault state, dirty bits, snapshots (C, private).
@@ -80,6 +88,22 @@ let package = Package(
             name: "coredata-fuzz",
             dependencies: ["CoreData", "CoreDataC", "CCoreDataAPI", "CCoreDataFuzz"]
         ),
+        // The compiler plugin behind `@Model`, `@Attribute`, `@Relationship`, `@Transient`.
+        .macro(
+            name: "SwiftDataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        // Apple's SwiftData API over the CoreData module.
+        .target(
+            name: "SwiftData",
+            dependencies: ["CoreData", "SwiftDataMacros"]
+        ),
+        // SwiftData against our Core Data API, same work, same process.
+        .executableTarget(name: "swiftdata-bench", dependencies: ["SwiftData", "CoreData"]),
         // What the test targets share: the fixture files (models and stores written by
         // Xcode and Apple's Core Data, each with its provenance in Fixtures/README.md),
         // temporary folders removed when released, model builders and stacks.
@@ -92,6 +116,10 @@ let package = Package(
         .testTarget(
             name: "CoreDataTests",
             dependencies: ["CoreData", "CoreDataTestSupport"]
+        ),
+        .testTarget(
+            name: "SwiftDataTests",
+            dependencies: ["SwiftData", "CoreData", "CoreDataTestSupport"]
         ),
         // The command-line programs (`coredata-cli`, `coredata-demo`), run as built, as
         // subprocesses.

@@ -14,6 +14,8 @@
 #           Sources/App/main.swift, then app-run in its folder; the README's `../OpenCoreData`
 #           is a symbolic link to this checkout. Fails on any warning in the app's own code.
 #           Then checks that the manifest also resolves through a link of another name.
+#   swiftdata  the SwiftData quick start, the same way: swiftdata-manifest as Package.swift,
+#           swiftdata-main as Sources/App/main.swift, then swiftdata-run; fails on any warning
 #   capi    capi-install (into ~/.local of a temporary $HOME), capi-app, capi-example,
 #           python-install, python-package (run by the virtual environment's python) and
 #           python-example, in one shell from the repository's root
@@ -52,8 +54,9 @@ python3 - "$work/snippets" README.md Sources/CoreData/CoreData.docc <<'PY'
 import re, sys, pathlib
 out, readme = pathlib.Path(sys.argv[1]), sys.argv[2]
 articles = sorted(str(p) for p in pathlib.Path(sys.argv[3]).rglob("*.md"))
-known = {"setup", "app-main", "app-manifest", "app-run", "capi-install", "capi-app",
-         "capi-example", "python-install", "python-package", "python-example", "docs", "cli", "cli-install"}
+known = {"setup", "app-main", "app-manifest", "app-run", "swiftdata-main", "swiftdata-manifest", "swiftdata-run",
+         "capi-install", "capi-app", "capi-example", "python-install", "python-package", "python-example", "docs",
+         "cli", "cli-install"}
 not_run = {"text", "illustration"}
 errors = []
 
@@ -108,7 +111,7 @@ PY
 [[ ${1:-} == --list ]] && { ls "$work/snippets"; exit 0; }
 
 groups=("$@")
-((${#groups[@]})) || groups=(setup swift capi cli docs)
+((${#groups[@]})) || groups=(setup swift swiftdata capi cli docs)
 passed=0
 
 # Runs one shell session (bash -e) with a fresh $HOME; its output goes to $work/GROUP.log.
@@ -159,6 +162,18 @@ for group in "${groups[@]}"; do
             echo "FAIL: readme-snippets swift: the quick start compiles with warnings" >&2; exit 1
         fi
         ;;
+    swiftdata)
+        app=$work/sdapp/App
+        mkdir -p "$app/Sources/App"
+        ln -s "$root" "$work/sdapp/OpenCoreData"
+        cp "$work/snippets/swiftdata-manifest" "$app/Package.swift"
+        cp "$work/snippets/swiftdata-main" "$app/Sources/App/main.swift"
+        session swiftdata "$work/snippets/swiftdata-run" "$app"
+        expect swiftdata "Alps 2"
+        if grep -E "Sources/App/.*warning:" "$work/swiftdata.log"; then
+            echo "FAIL: readme-snippets swiftdata: the quick start compiles with warnings" >&2; exit 1
+        fi
+        ;;
     capi)
         cat "$work/snippets/capi-install" "$work/snippets/capi-app" "$work/snippets/capi-example" \
             "$work/snippets/python-install" "$work/snippets/python-example" > "$work/capi.sh"
@@ -188,7 +203,7 @@ for group in "${groups[@]}"; do
         fi
         ;;
     *)
-        echo "readme-snippets: unknown group $group (setup swift capi cli docs)" >&2; exit 2
+        echo "readme-snippets: unknown group $group (setup swift swiftdata capi cli docs)" >&2; exit 2
         ;;
     esac
     passed=$((passed + 1))

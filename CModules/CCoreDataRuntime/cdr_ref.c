@@ -29,3 +29,14 @@ void cdr_ref_release(void *ref) {
         fn(ref);
     }
 }
+
+/* The Swift runtime's conditional retain (libswiftCore, C calling convention). Weak, so
+ * that the C tests link without a Swift runtime. */
+extern void *swift_tryRetain(void *object) __attribute__((weak));
+
+bool cdr_try_retain(void *object) {
+    if (object == NULL || swift_tryRetain == NULL) {
+        return false;
+    }
+    return swift_tryRetain(object) != NULL;
+}

@@ -102,6 +102,11 @@ typedef void (*cdr_ref_fn)(void *ref);
 /** Sets the retain/release functions used for CDR_OBJECT, CDR_SET members and CDR_BOX. */
 CDR_HIDDEN void cdr_set_reference_callbacks(cdr_ref_fn retain, cdr_ref_fn release);
 
+/** Takes a strong reference to a Swift object unless its deinitialization has begun (the
+ *  Swift runtime's conditional retain, which weak references use). Returns whether the
+ *  object was retained; false too when no Swift runtime is linked (the C tests). */
+CDR_HIDDEN bool cdr_try_retain(void *object);
+
 /* ---------------------------------------------------------------------------------------
  * Values
  * ------------------------------------------------------------------------------------- */

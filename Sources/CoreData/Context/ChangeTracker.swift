@@ -10,6 +10,14 @@ import Foundation
 /// "Touched" objects are candidates for the updated set: an object is updated when it was
 /// touched and still has a property that differs (its dirty bits), not inserted or deleted.
 final class ChangeTracker {
+    /// Bits of `NSManagedObject.changeMarks`: the object is in ``touched`` /
+    /// ``eventTouched``. Set and cleared only here, together with those dictionaries.
+    enum Mark {
+        static let touched: UInt8 = 1
+        static let eventTouched: UInt8 = 2
+        static let both: UInt8 = 3
+    }
+
     private var inserted: [ObjectIdentifier: NSManagedObject] = [:]
     private var deleted: [ObjectIdentifier: NSManagedObject] = [:]
     private var touched: [ObjectIdentifier: NSManagedObject] = [:]
@@ -41,9 +49,14 @@ final class ChangeTracker {
     /// An object is about to change: a candidate for the updated set and the current event.
     @inline(__always)
     func recordChange(_ object: NSManagedObject) {
+        // Every write of an object goes through here: the marks answer "already recorded"
+        // without hashing.
+        let marks = object.changeMarks
+        if marks == Mark.both { return }
         let id = ObjectIdentifier(object)
-        if touched[id] == nil { touched[id] = object }
-        if eventTouched[id] == nil { eventTouched[id] = object }
+        if marks & Mark.touched == 0 { touched[id] = object }
+        if marks & Mark.eventTouched == 0 { eventTouched[id] = object }
+        object.changeMarks = Mark.both
     }
 
     /// An insertion is undone: the object is no longer inserted.
@@ -68,6 +81,7 @@ final class ChangeTracker {
         let id = ObjectIdentifier(object)
         touched.removeValue(forKey: id)
         eventTouched.removeValue(forKey: id)
+        object.changeMarks = 0
     }
 
     /// A deleted object's row is already gone from the store.
@@ -90,6 +104,7 @@ final class ChangeTracker {
         eventInserted.removeValue(forKey: id)
         eventDeleted.removeValue(forKey: id)
         eventTouched.removeValue(forKey: id)
+        object.changeMarks = 0
     }
 
     /// Whether the current event inserted the object (no change event announced it yet).
@@ -155,7 +170,10 @@ final class ChangeTracker {
             $0.context === context && eventInserted[ObjectIdentifier($0)] == nil && !$0.isDeletedFlag
                 && $0.storage.hasEventDirty
         })
-        for object in eventTouched.values { object.storage.clearEventDirty() }
+        for object in eventTouched.values {
+            object.storage.clearEventDirty()
+            object.changeMarks &= ~Mark.eventTouched
+        }
         for object in eventInserted.values { object.storage.clearEventDirty() }
         eventInserted.removeAll()
         eventDeleted.removeAll()
@@ -172,6 +190,7 @@ final class ChangeTracker {
     func clearSaved() {
         inserted.removeAll()
         deleted.removeAll()
+        for object in touched.values { object.changeMarks &= ~Mark.touched }
         touched.removeAll()
         goneFromStore.removeAll()
     }
@@ -181,6 +200,7 @@ final class ChangeTracker {
         clearSaved()
         eventInserted.removeAll()
         eventDeleted.removeAll()
+        for object in eventTouched.values { object.changeMarks &= ~Mark.eventTouched }
         eventTouched.removeAll()
         pendingDeletes.removeAll()
     }

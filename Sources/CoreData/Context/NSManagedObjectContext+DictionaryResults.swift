@@ -111,12 +111,12 @@ extension NSManagedObjectContext {
         let keys = columns.map { AnyHashable(NSString(string: $0.name)) }
         let slots = attributes.map(\.slot)
         let storeID = ObjectIdentifier(store)
-        let lookUp = !permanentObjects.isEmpty
+        let lookUp = !registry.hasNoPermanentObjects
         var rows: [NSDictionary] = []
         do {
             let answered = try coordinator.serving(self) { try coordinator.fetchColumns(plan, slots: slots, in: store) { entityID, pk, values in
                 if lookUp, let rowEntity = model?.entity(forID: entityID),
-                   let object = permanentObjects[RegistryKey(store: storeID, root: rowEntity.runtime.rootID, pk: pk)],
+                   let object = registry[RegistryKey(store: storeID, root: rowEntity.runtime.rootID, pk: pk)],
                    !object.isFault {
                     rows.append(try row(columns, [object]))
                     return

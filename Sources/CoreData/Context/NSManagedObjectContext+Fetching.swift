@@ -139,14 +139,14 @@ extension NSManagedObjectContext {
 
     /// Makes room in the registry for `count` more objects (before registering a fetch).
     func reserveRegistrations(_ count: Int) {
-        permanentObjects.reserveCapacity(count)
+        registry.reserveCapacity(count)
     }
 
     /// The registered object for a fetched row (existing objects keep their in-memory
     /// state, as Apple's do unless `shouldRefreshRefetchedObjects`).
     func register(row: StoreRow, store: NSPersistentStore, asFault: Bool) -> NSManagedObject {
         let key = RegistryKey(store: ObjectIdentifier(store), root: row.entity.runtime.rootID, pk: row.pk)
-        let object = permanentObjects[key]
+        let object = registry[key]
             ?? makeFault(NSManagedObjectID(entity: row.entity, store: store, reference: .permanent(row.pk)))
         if !asFault, object.isFault { object.realize(from: row) }
         return object

@@ -70,7 +70,7 @@ extension NSManagedObjectContext {
     public func reset() {
         advanceQueryGeneration()
         undoManager?.removeAllActions()
-        noteUnregistered(permanentObjects.reportedIDs)
+        noteUnregistered(registry.takeReportedIDs())
         for object in allRegisteredObjects {
             object.context = nil
             object.isInsertedFlag = false
@@ -78,8 +78,7 @@ extension NSManagedObjectContext {
             object.committedToMany.removeAll()
             object.storage.turnIntoFault()
         }
-        permanentObjects.removeAll()
-        temporaryObjects.removeAll()
+        registry.removeAll()
         assignedStores.removeAll()
         lockedObjects.removeAll()
         changes.removeAll()

@@ -190,11 +190,8 @@ extension NSManagedObjectContext {
 
     func reassign(_ object: NSManagedObject, to objectID: NSManagedObjectID) {
         if !assignedStores.isEmpty { assignedStores.removeValue(forKey: ObjectIdentifier(object)) }
-        temporaryObjects.removeValue(forKey: object.objectID)
-        if let key = registryKey(object.objectID) {
-            permanentObjects.removeValue(forKey: key)
-            noteUnregistered([object.objectID])
-        }
+        registry.remove(object)
+        if registryKey(object.objectID) != nil { noteUnregistered([object.objectID]) }
         object.objectID = objectID
         register(object)
     }

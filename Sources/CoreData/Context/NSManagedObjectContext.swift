@@ -148,8 +148,7 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     open var retainsRegisteredObjects = false {
         didSet {
             guard oldValue != retainsRegisteredObjects else { return }
-            permanentObjects.setRetained(retainsRegisteredObjects)
-            temporaryObjects.setRetained(retainsRegisteredObjects)
+            registry.setRetained(retainsRegisteredObjects)
         }
     }
 
@@ -168,20 +167,12 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
 
     // MARK: - Object graph state
 
-    struct RegistryKey: Hashable {
-        let store: ObjectIdentifier
-        let root: ObjectIdentifier
-        let pk: Int64
+    typealias RegistryKey = ObjectRegistry.Key
 
-        func hash(into hasher: inout Hasher) { hasher.combine(_rawHashValue(seed: 0)) }
-        func _rawHashValue(seed: Int) -> Int { mixKeyHash(store, root, pk, seed: seed) }
-    }
-
-    /// Registered objects with permanent IDs, by store, inheritance root and key.
-    var permanentObjects = ObjectRegistry<RegistryKey>()
-    /// Registered objects with temporary IDs (inserted here, or a parent's inserted objects
-    /// seen from a child context).
-    var temporaryObjects = ObjectRegistry<NSManagedObjectID>()
+    /// Registered objects: those with permanent IDs by store, inheritance root and key,
+    /// those with temporary IDs (inserted here, or a parent's inserted objects seen from a
+    /// child context) by ID.
+    let registry = ObjectRegistry()
     /// Inserted, deleted and changed objects, since the last save and in the current event.
     let changes = ChangeTracker()
 
@@ -228,22 +219,24 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
         if let automaticMergeObserver { NotificationCenter.default.removeObserver(automaticMergeObserver) }
         // Objects may outlive the context: they must not point at it any more, and their
         // slots may reference each other in cycles, which clearing breaks.
-        noteUnregistered(permanentObjects.reportedIDs)
+        noteUnregistered(registry.takeReportedIDs())
         for object in allRegisteredObjects {
             object.context = nil
             object.storage.turnIntoFault()
         }
+        // The objects keep the registry (they leave it in their deinit); its strong
+        // references must not keep them.
+        registry.removeAll()
+        // Objects that outlive the context carry no marks of its change tracker.
+        changes.removeAll()
     }
 
     var model: NSManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }
 
     // MARK: - Registered objects
 
-    /// Every live registered object (the registries may also hold entries of objects that
-    /// went away, which this skips).
-    var allRegisteredObjects: [NSManagedObject] {
-        permanentObjects.objects + temporaryObjects.objects
-    }
+    /// Every live registered object.
+    var allRegisteredObjects: [NSManagedObject] { registry.objects }
 
     /// Every object the context holds: fetched objects, faults it handed out, and objects
     /// inserted but not saved. ``reset()`` empties it. Unless ``retainsRegisteredObjects`` is
@@ -276,30 +269,23 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
 
     /// The object registered under an ID, without creating anything.
     open func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? {
-        if let key = registryKey(objectID) { return permanentObjects[key] }
-        return temporaryObjects[objectID]
+        if let key = registryKey(objectID) { return registry[key] }
+        return registry[temporaryID: objectID]
     }
 
     func register(_ object: NSManagedObject) {
         object.context = self
-        if let key = registryKey(object.objectID) {
-            let released = permanentObjects.insert(object, for: key, retained: retainsRegisteredObjects)
-            if !released.isEmpty { noteUnregistered(released) }
-            if object.objectID.storeReference?.talksToContexts == true {
-                object.objectID.persistentStore?.contextDidRegister([object.objectID])
-            }
-        } else {
-            _ = temporaryObjects.insert(object, for: object.objectID, retained: retainsRegisteredObjects)
+        let key = registryKey(object.objectID)
+        let released = registry.insert(object, key: key, retained: retainsRegisteredObjects)
+        if !released.isEmpty { noteUnregistered(released) }
+        if key != nil, object.objectID.storeReference?.talksToContexts == true {
+            object.objectID.persistentStore?.contextDidRegister([object.objectID])
         }
     }
 
     func unregister(_ object: NSManagedObject) {
-        if let key = registryKey(object.objectID) {
-            permanentObjects.removeValue(forKey: key)
-            noteUnregistered([object.objectID])
-        } else {
-            temporaryObjects.removeValue(forKey: object.objectID)
-        }
+        registry.remove(object)
+        if registryKey(object.objectID) != nil { noteUnregistered([object.objectID]) }
         changes.forget(object)
         if !assignedStores.isEmpty { assignedStores.removeValue(forKey: ObjectIdentifier(object)) }
         if !lockedObjects.isEmpty { lockedObjects.removeValue(forKey: ObjectIdentifier(object)) }
@@ -376,7 +362,7 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
         let entity = model.entity(forID: entityID) ?? fallback
         guard let entity else { return nil }
         let key = RegistryKey(store: ObjectIdentifier(store), root: entity.runtime.rootID, pk: pk)
-        if let object = permanentObjects[key] { return object }
+        if let object = registry[key] { return object }
         return makeFault(NSManagedObjectID(entity: entity, store: store, reference: .permanent(pk)))
     }
 

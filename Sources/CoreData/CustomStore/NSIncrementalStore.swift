@@ -139,8 +139,8 @@ open class NSIncrementalStore: NSPersistentStore, @unchecked Sendable {
     ///
     /// - Note: Apple parity: an unchanged object that a context held weakly (see
     ///   `NSManagedObjectContext.retainsRegisteredObjects`) and that went away is reported
-    ///   later than on Apple: when the context next tidies its registry, registers the same
-    ///   object again, resets or goes away, not at the moment it is released.
+    ///   later than on Apple: when the context next registers an object, resets or goes
+    ///   away, not at the moment it is released (its release may happen on any thread).
     open func managedObjectContextDidUnregisterObjects(with objectIDs: [NSManagedObjectID]) {}
 
     // MARK: - Identities

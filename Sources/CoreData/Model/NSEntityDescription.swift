@@ -178,7 +178,10 @@ open class NSEntityDescription: NSObject, NSCopying, NSCoding, @unchecked Sendab
 
     /// Every property, inherited ones included, by name.
     open var propertiesByName: [String: NSPropertyDescription] {
-        Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { _, new in new })
+        // Once the model is frozen (a coordinator uses it), built once, in the runtime:
+        // predicate checks and key path walks ask for it on every fetch.
+        if let runtime, managedObjectModel?.isEditable == false { return runtime.propertiesByName }
+        return Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { _, new in new })
     }
 
     /// The attributes, inherited ones included, by name.

@@ -69,6 +69,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Lifecycle flags kept on the object so that hot paths need no set lookups.
     var isInsertedFlag = false
     var isDeletedFlag = false
+    /// Whether ``registry`` lists the object under its permanent key (else its temporary ID).
+    var isRegisteredPermanently = false
+    /// Which of its context's change tracker's "touched" lists hold the object (bits of
+    /// `ChangeTracker.Mark`), so that recording a change needs no dictionary lookup.
+    var changeMarks: UInt8 = 0
     /// `willChangeValue(forKey:)` calls not yet closed by `didChangeValue(forKey:)`: inside
     /// such a bracket `setPrimitiveValue(_:forKey:)` records a change (Apple's custom
     /// accessor pattern); outside it, it does not.
@@ -78,6 +83,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Values whose type did not fit their attribute (reported by validation on save, as
     /// Apple reports them) by slot.
     var invalidValues: [Int32: Any] = [:]
+    /// The registry of the context that registered the object, which the object leaves
+    /// when it goes away (see ``ObjectRegistry``).
+    var registry: ObjectRegistry?
 
     // MARK: - Creating
 
@@ -118,6 +126,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
             coreDataMisuse("No entity of the model of \(context) has the class \(String(reflecting: Self.self)) (set its representedClassName).")
         }
         self.init(entity: entity, insertInto: context)
+    }
+
+    deinit {
+        // Unregisters the object from its context's registry, which holds it unretained.
+        registry?.objectDidDeinit(self)
     }
 
     // MARK: - Class-level entity lookup

@@ -22,6 +22,19 @@ enum RuntimeBridge {
         return true
     }()
 
+    /// A strong reference to the object at `pointer`, unless the object has begun to
+    /// deinitialize (nil then). What a weak reference's load does, for holders that keep a
+    /// plain pointer instead of a weak reference (which costs the object a side table) and
+    /// hear of the object's end from its `deinit`, under the holder's lock.
+    ///
+    /// `pointer` must name a live allocation: the object not yet deinitialized, or inside its
+    /// `deinit` (whose memory stays until `deinit` returns).
+    @inline(__always)
+    static func tryRetain<T: AnyObject>(_ pointer: UnsafeMutableRawPointer, as type: T.Type) -> T? {
+        guard cdr_try_retain(pointer) else { return nil }
+        return Unmanaged<T>.fromOpaque(pointer).takeRetainedValue()
+    }
+
     /// Installs the fulfil function. Call once (later calls replace it).
     static func install(fulfil: Fulfil) {
         cdr_set_fulfil_callback({ _, owner, info in

@@ -7,9 +7,7 @@ extension SQLiteStoreBackend {
     func fetch(_ plan: FetchPlan) throws -> [StoreRow] {
         let connection = try requireConnection()
         guard let t = schema.tableIndex(for: plan.entity) else { return [] }
-        let list = (["Z_PK", "Z_ENT", "Z_OPT"] + schema.tables[t].columns.map(\.name))
-            .map { "t0." + $0 }.joined(separator: ", ")
-        let (sql, bindings) = try selectStatement(plan, table: t, columns: list)
+        let (sql, bindings) = try selectStatement(plan, table: t, columns: fetchColumnLists[t])
         return try readFailure {
             let statement = try connection.cached(sql)
             defer { statement.reset() }
@@ -67,8 +65,34 @@ extension SQLiteStoreBackend {
 
     /// One SELECT for a plan: `columns` of the entity's table (`t0`), joined as the
     /// predicate and sort key paths need, filtered, ordered (then by `Z_PK`), limited.
+    ///
+    /// The SQL of a plan whose predicate has a cacheable shape (``SelectShape``) is compiled
+    /// once per shape; later plans of that shape only compute their bindings.
     func selectStatement(_ plan: FetchPlan, table t: Int, columns: String) throws -> (String, [SQLBinding]) {
+<<<<<<< HEAD
         let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: identity)
+=======
+        var constants: [SelectShape.Constant] = []
+        guard let shape = SelectShape(plan, columns: columns, constants: &constants) else {
+            return try compileSelect(plan, table: t, columns: columns)
+        }
+        if let cached = selectCache[shape] {
+            guard let sql = cached else { return try compileSelect(plan, table: t, columns: columns) }
+            return (sql, SelectShape.bindings(constants, limit: plan.limit, offset: plan.offset))
+        }
+        let (sql, bindings) = try compileSelect(plan, table: t, columns: columns)
+        // Cached only when the compiler bound exactly the shape's constants, in order (it
+        // did not decide a comparison without its constant, say between different kinds).
+        let expected = SelectShape.bindings(constants, limit: plan.limit, offset: plan.offset)
+        if selectCache.count >= 256 { selectCache.removeAll(keepingCapacity: true) }
+        selectCache[shape] = .some(bindings == expected ? sql : nil)
+        return (sql, bindings)
+    }
+
+    /// Compiles the SELECT of a plan (see ``selectStatement(_:table:columns:)``).
+    private func compileSelect(_ plan: FetchPlan, table t: Int, columns: String) throws -> (String, [SQLBinding]) {
+        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: self)
+>>>>>>> perf
         let condition = try whereClause(plan, compiler)
         let order = try orderTerms(plan.sorts, compiler) + ["t0.Z_PK"]
         var sql = "SELECT \(columns) FROM " + compiler.fromClause(table: schema.tables[t].name) + condition

@@ -29,6 +29,7 @@ extension SQLiteStoreBackend: SnapshotReading {
         reader.schema = schema
         reader.plans = plans
         reader.selectPrefixes = selectPrefixes
+        reader.fetchColumnLists = fetchColumnLists
         reader.metadata = metadata
         reader.snapshotSource = self
         return reader

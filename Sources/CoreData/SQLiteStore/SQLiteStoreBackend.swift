@@ -67,6 +67,11 @@ final class SQLiteStoreBackend: StoreBackend {
     var commitWatcher: SQLiteCommitWatcher?
     /// For a snapshot reader (SQLiteStoreBackend+Snapshots.swift): the store's own backend.
     weak var snapshotSource: SQLiteStoreBackend?
+    /// Compiled SELECTs by shape (nil: a shape whose SQL must be compiled every time);
+    /// see ``SelectShape``.
+    var selectCache: [SelectShape: String?] = [:]
+    /// Each table's full select list (`t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.Z…`), by table index.
+    var fetchColumnLists: [String] = []
 
     /// How one slot of a concrete entity maps to its table.
     struct Field {
@@ -344,8 +349,11 @@ final class SQLiteStoreBackend: StoreBackend {
     private func buildPlans() {
         var positions: [[String: Int32]] = []
         selectPrefixes = []
+        fetchColumnLists = []
+        selectCache = [:]
         for table in schema.tables {
             let columns = table.columns.map(\.name)
+            fetchColumnLists.append((["Z_PK", "Z_ENT", "Z_OPT"] + columns).map { "t0." + $0 }.joined(separator: ", "))
             var map: [String: Int32] = [:]
             for (i, name) in columns.enumerated() { map[name] = Int32(i + 3) }
             positions.append(map)

@@ -1,0 +1,158 @@
+import CoreData
+
+/// `Optional`, seen through a protocol: what `BackingData` needs to read and write optional
+/// properties without knowing their type statically.
+protocol OptionalBridge {
+    static var noneValue: Any { get }
+    static var wrappedType: Any.Type { get }
+    var wrappedValue: Any? { get }
+    static func read(_ stored: Any?, in context: ModelContext) -> Any
+}
+
+extension Optional: OptionalBridge {
+    static var noneValue: Any { (nil as Wrapped?) as Any }
+    static var wrappedType: Any.Type { Wrapped.self }
+    var wrappedValue: Any? {
+        switch self {
+        case .some(let value): value
+        case .none: nil
+        }
+    }
+    static func read(_ stored: Any?, in context: ModelContext) -> Any {
+        guard let stored, !(stored is NSNull) else { return (nil as Wrapped?) as Any }
+        return Wrapped?.some(ValueBridge.read(stored, as: Wrapped.self, in: context)) as Any
+    }
+}
+
+/// An array of models: a to-many relationship.
+protocol ModelArrayBridge {
+    static var modelType: any PersistentModel.Type { get }
+    var models: [any PersistentModel] { get }
+    static func read(_ stored: Any?, in context: ModelContext) -> Any
+}
+
+extension Array: ModelArrayBridge where Element: PersistentModel {
+    static var modelType: any PersistentModel.Type { Element.self }
+    var models: [any PersistentModel] { self }
+    static func read(_ stored: Any?, in context: ModelContext) -> Any {
+        let objects: [NSManagedObject]
+        if let set = stored as? Set<NSManagedObject> {
+            objects = Array<NSManagedObject>(set)
+        } else if let set = stored as? NSSet {
+            objects = set.allObjects.compactMap { $0 as? NSManagedObject }
+        } else if let ordered = stored as? NSOrderedSet {
+            objects = ordered.array.compactMap { $0 as? NSManagedObject }
+        } else {
+            objects = []
+        }
+        return objects.map { context.model(for: $0, as: Element.self) }
+    }
+}
+
+/// Converts between a model property's Swift value and what the managed object stores.
+enum ValueBridge {
+    /// The managed object's value (`NSNumber`, `String`, a managed object, a set of them…)
+    /// as the property's type.
+    static func read<Value>(_ stored: Any?, as _: Value.Type, in context: ModelContext) -> Value {
+        if let optional = Value.self as? any OptionalBridge.Type {
+            return optional.read(stored, in: context) as! Value
+        }
+        if let modelType = Value.self as? any PersistentModel.Type {
+            guard let object = stored as? NSManagedObject else {
+                fatalError("SwiftData: a non-optional relationship of type \(Value.self) has no value")
+            }
+            return context.model(for: object, as: modelType) as! Value
+        }
+        if let array = Value.self as? any ModelArrayBridge.Type {
+            return array.read(stored, in: context) as! Value
+        }
+        guard let stored, !(stored is NSNull) else {
+            fatalError("SwiftData: a non-optional property of type \(Value.self) has no value in the store")
+        }
+        if let value = stored as? Value { return value }
+        if let number = stored as? NSNumber, let value = number.converted(to: Value.self) { return value }
+        if let raw = Value.self as? any RawRepresentable.Type, let value = rawValue(stored, raw, in: context) {
+            return value as! Value
+        }
+        fatalError("SwiftData: the store holds \(type(of: stored)) where \(Value.self) was expected")
+    }
+
+    private static func rawValue<R: RawRepresentable>(_ stored: Any, _ type: R.Type, in context: ModelContext) -> R? {
+        R(rawValue: read(stored, as: R.RawValue.self, in: context))
+    }
+
+    /// The property's Swift value as the managed object stores it. Models are inserted into
+    /// `context` when they are not in it yet.
+    static func write(_ value: Any, in context: ModelContext) -> Any? {
+        if let optional = value as? any OptionalBridge {
+            guard let wrapped = optional.wrappedValue else { return nil }
+            return write(wrapped, in: context)
+        }
+        if let model = value as? any PersistentModel {
+            return context.managedObject(for: model)
+        }
+        if let array = value as? any ModelArrayBridge {
+            return Set(array.models.map { context.managedObject(for: $0) as NSManagedObject })
+        }
+        if let raw = value as? any RawRepresentable {
+            return write(raw.rawValue, in: context)
+        }
+        return value
+    }
+
+    /// The context of the first inserted model `value` holds (a model, an optional one, an
+    /// array of them), if any.
+    static func context(of value: Any) -> ModelContext? {
+        if let optional = value as? any OptionalBridge {
+            return optional.wrappedValue.flatMap { context(of: $0) }
+        }
+        if let model = value as? any PersistentModel { return model.modelContext }
+        if let array = value as? any ModelArrayBridge {
+            for model in array.models { if let context = model.modelContext { return context } }
+        }
+        return nil
+    }
+
+    /// A constant of a predicate as the store compares it; nil when it cannot be (a model
+    /// not inserted yet).
+    static func constant(_ value: Any) -> Any?? {
+        if let optional = value as? any OptionalBridge {
+            guard let wrapped = optional.wrappedValue else { return .some(nil) }
+            return constant(wrapped)
+        }
+        if let model = value as? any PersistentModel {
+            guard let object = model.persistentBackingData.object else { return nil }
+            return .some(object)
+        }
+        if let identifier = value as? PersistentIdentifier {
+            guard let objectID = identifier.objectID else { return nil }
+            return .some(objectID)
+        }
+        if value is any ModelArrayBridge { return nil }
+        if let raw = value as? any RawRepresentable { return constant(raw.rawValue) }
+        return .some(value)
+    }
+}
+
+extension NSNumber {
+    /// The number as a Swift numeric type, or nil when `type` is not one.
+    func converted<Value>(to type: Value.Type) -> Value? {
+        switch type {
+        case is Int.Type: return intValue as? Value
+        case is Int64.Type: return int64Value as? Value
+        case is Int32.Type: return int32Value as? Value
+        case is Int16.Type: return int16Value as? Value
+        case is Int8.Type: return int8Value as? Value
+        case is UInt.Type: return uintValue as? Value
+        case is UInt64.Type: return uint64Value as? Value
+        case is UInt32.Type: return uint32Value as? Value
+        case is UInt16.Type: return uint16Value as? Value
+        case is UInt8.Type: return uint8Value as? Value
+        case is Double.Type: return doubleValue as? Value
+        case is Float.Type: return floatValue as? Value
+        case is Bool.Type: return boolValue as? Value
+        case is Decimal.Type: return decimalValue as? Value
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@Model`: makes a class a persistent model.
+///
+/// - member: the backing-data storage, `persistentBackingData`, `schemaMetadata` (the
+///   key-path-to-name table with each property's `@Attribute`/`@Relationship` options) and
+///   `init(backingData:)`;
+/// - member attribute: `@_PersistedProperty` on every stored property that is not
+///   `@Transient` (its reads and writes then go through the backing data);
+/// - extension: the `PersistentModel` conformance.
+public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
+            context.diagnose(Diagnostic(node: Syntax(node), message: ModelDiagnostic.notAClass))
+            return []
+        }
+        let typeName = classDecl.name.trimmedDescription
+        var entries: [String] = []
+        var peerInits: [String] = []
+        for member in classDecl.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self),
+                  let property = PersistedProperty(variable) else { continue }
+            if property.isLet {
+                context.diagnose(Diagnostic(node: Syntax(variable), message: ModelDiagnostic.letProperty))
+                continue
+            }
+            guard property.type != nil else {
+                context.diagnose(Diagnostic(node: Syntax(variable), message: ModelDiagnostic.missingType(property.name)))
+                continue
+            }
+            var metadata = "nil"
+            if let attribute = variable.attribute(named: "Attribute") {
+                metadata = "SwiftData.Schema.Attribute(\(attribute.arguments?.trimmedDescription ?? ""))"
+            } else if let relationship = variable.attribute(named: "Relationship") {
+                metadata = "SwiftData.Schema.Relationship(\(relationship.arguments?.trimmedDescription ?? ""))"
+            }
+            entries.append(
+                "SwiftData.Schema.PropertyMetadata(name: \"\(property.name)\", keypath: \\\(typeName).\(property.name), "
+                    + "defaultValue: nil, metadata: \(metadata))")
+            peerInits.append("self._\(property.name) = SwiftData._SwiftDataNoValue()")
+        }
+        let metadataList = entries.isEmpty ? "[]" : "[\n" + entries.map { "        " + $0 }.joined(separator: ",\n") + "\n    ]"
+        let access = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.public) || $0.name.tokenKind == .keyword(.open) } ? "public " : ""
+        return [
+            "@SwiftData.Transient private var _$backingData: SwiftData.BackingData = SwiftData.BackingData()",
+            """
+            \(raw: access)var persistentBackingData: SwiftData.BackingData {
+                get { _$backingData }
+                set { _$backingData = newValue }
+            }
+            """,
+            "\(raw: access)static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] { \(raw: metadataList) }",
+            """
+            \(raw: access)required init(backingData: SwiftData.BackingData) {
+                self._$backingData = backingData
+                \(raw: peerInits.joined(separator: "\n    "))
+            }
+            """,
+        ]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        guard declaration.is(ClassDeclSyntax.self),
+              let variable = member.as(VariableDeclSyntax.self),
+              let property = PersistedProperty(variable), !property.isLet, property.type != nil,
+              variable.attribute(named: "_PersistedProperty") == nil else { return [] }
+        return ["@SwiftData._PersistedProperty"]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard declaration.is(ClassDeclSyntax.self), !protocols.isEmpty else { return [] }
+        let list = protocols.map(\.trimmedDescription).joined(separator: ", ")
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: list) {}")]
+    }
+}
+
+/// A stored property `@Model` persists: one binding, a name, no accessors but observers,
+/// not static, not `@Transient`.
+struct PersistedProperty {
+    let name: String
+    let type: TypeSyntax?
+    let isLet: Bool
+
+    init?(_ variable: VariableDeclSyntax) {
+        guard variable.bindings.count == 1, let binding = variable.bindings.first,
+              let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { return nil }
+        if variable.modifiers.contains(where: {
+            $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+                || $0.name.tokenKind == .keyword(.lazy)
+        }) { return nil }
+        if variable.attribute(named: "Transient") != nil { return nil }
+        if let accessors = binding.accessorBlock {
+            switch accessors.accessors {
+            case .getter: return nil
+            case .accessors(let list):
+                for accessor in list {
+                    let kind = accessor.accessorSpecifier.tokenKind
+                    if kind != .keyword(.willSet) && kind != .keyword(.didSet) { return nil }
+                }
+            }
+        }
+        let name = identifier.identifier.trimmedDescription
+        if name.hasPrefix("_") { return nil }
+        self.name = name.replacingBackticks()
+        self.type = binding.typeAnnotation?.type.trimmed
+        self.isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+    }
+}
+
+extension VariableDeclSyntax {
+    /// The attribute `@name` or `@SwiftData.name` on this declaration.
+    func attribute(named name: String) -> AttributeSyntax? {
+        for element in attributes {
+            guard let attribute = element.as(AttributeSyntax.self) else { continue }
+            let written = attribute.attributeName.trimmedDescription
+            if written == name || written == "SwiftData.\(name)" { return attribute }
+        }
+        return nil
+    }
+}
+
+extension String {
+    func replacingBackticks() -> String { filter { $0 != "`" } }
+}
+
+enum ModelDiagnostic: DiagnosticMessage {
+    case notAClass
+    case letProperty
+    case missingType(String)
+
+    var message: String {
+        switch self {
+        case .notAClass: "@Model can only be applied to a class"
+        case .letProperty: "@Model persists only 'var' properties; make this a 'var' or mark it @Transient"
+        case .missingType(let name): "@Model needs the type of '\(name)' written out (e.g. 'var \(name): String')"
+        }
+    }
+    var diagnosticID: MessageID {
+        switch self {
+        case .notAClass: MessageID(domain: "SwiftData", id: "notAClass")
+        case .letProperty: MessageID(domain: "SwiftData", id: "letProperty")
+        case .missingType: MessageID(domain: "SwiftData", id: "missingType")
+        }
+    }
+    var severity: DiagnosticSeverity { .error }
+}
