@@ -69,9 +69,6 @@ extension SQLiteStoreBackend {
     /// The SQL of a plan whose predicate has a cacheable shape (``SelectShape``) is compiled
     /// once per shape; later plans of that shape only compute their bindings.
     func selectStatement(_ plan: FetchPlan, table t: Int, columns: String) throws -> (String, [SQLBinding]) {
-<<<<<<< HEAD
-        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: identity)
-=======
         var constants: [SelectShape.Constant] = []
         guard let shape = SelectShape(plan, columns: columns, constants: &constants) else {
             return try compileSelect(plan, table: t, columns: columns)
@@ -91,8 +88,7 @@ extension SQLiteStoreBackend {
 
     /// Compiles the SELECT of a plan (see ``selectStatement(_:table:columns:)``).
     private func compileSelect(_ plan: FetchPlan, table t: Int, columns: String) throws -> (String, [SQLBinding]) {
-        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: self)
->>>>>>> perf
+        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: identity)
         let condition = try whereClause(plan, compiler)
         let order = try orderTerms(plan.sorts, compiler) + ["t0.Z_PK"]
         var sql = "SELECT \(columns) FROM " + compiler.fromClause(table: schema.tables[t].name) + condition
