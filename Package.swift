@@ -49,10 +49,16 @@ let package = Package(
             path: "CModules/CCoreDataSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The system zlib: raw DEFLATE, the compression of a store's Z_MODELCACHE.
+        .systemLibrary(
+            name: "CCoreDataZlib",
+            path: "CModules/CCoreDataZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The Core Data API, with Apple's names.
         .target(
             name: "CoreData",
-            dependencies: ["CCoreDataRuntime", "CCoreDataSQLite"]
+            dependencies: ["CCoreDataRuntime", "CCoreDataSQLite", "CCoreDataZlib"]
         ),
         // The public C header, as a module so that CoreDataC's `@c @implementation`
         // functions are checked against its prototypes (the header drift check).

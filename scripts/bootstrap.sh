@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the system packages the build and tests need, when missing: libsqlite3-dev,
+# Installs the system packages the build and tests need, when missing: libsqlite3-dev, zlib1g-dev,
 # libbsd-dev and the sqlite3 shell (tests read stores with it). Works as root or through
 # sudo; does nothing when everything is there.
 set -euo pipefail
@@ -7,6 +7,7 @@ set -euo pipefail
 need=()
 [[ -f /usr/include/sqlite3.h ]] || need+=(libsqlite3-dev)
 [[ -f /usr/include/bsd/sys/tree.h ]] || need+=(libbsd-dev)
+[[ -f /usr/include/zlib.h ]] || need+=(zlib1g-dev)
 command -v sqlite3 >/dev/null || need+=(sqlite3)
 ((${#need[@]})) || exit 0
 

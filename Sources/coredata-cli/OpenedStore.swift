@@ -14,16 +14,21 @@ struct OpenedStore {
     let context: NSManagedObjectContext
 
     /// Opens the store at `url` with the version of the bundle at `modelBundle` whose
-    /// entity hashes match it; `options` go to `addPersistentStore` beside
+    /// entity hashes match it (with the model the store caches in `Z_MODELCACHE` when
+    /// `modelBundle` is nil); `options` go to `addPersistentStore` beside
     /// `NSReadOnlyPersistentStoreOption` (unless `readOnly` is false).
-    init(storeAt url: URL, modelBundle: URL, readOnly: Bool = true, options: [String: Any] = [:]) throws {
+    init(storeAt url: URL, modelBundle: URL?, readOnly: Bool = true, options: [String: Any] = [:]) throws {
         let exists = FileManager.default.fileExists(atPath: url.path)
         if readOnly, !exists {
             throw Self.error(NSFileReadNoSuchFileError, "There is no store at \(url.path).", path: url.path)
         }
         self.url = url
-        model = exists ? try Self.model(for: url, bundle: modelBundle)
-            : try { let (bundle, designated) = try ModelBundle.resolve(modelBundle); return try bundle.model(forVersion: designated) }()
+        if let modelBundle {
+            model = exists ? try Self.model(for: url, bundle: modelBundle)
+                : try { let (bundle, designated) = try ModelBundle.resolve(modelBundle); return try bundle.model(forVersion: designated) }()
+        } else {
+            model = try NSManagedObjectModel(cachedInStoreAt: url)
+        }
         coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         var storeOptions = options
         if readOnly { storeOptions[NSReadOnlyPersistentStoreOption] = true }
@@ -51,6 +56,14 @@ struct OpenedStore {
     /// metadata (the bundle's designated version when none matches exactly, so that the
     /// store's own open error explains the mismatch).
     static func model(for store: URL, bundle bundleURL: URL) throws -> NSManagedObjectModel {
+        if ["momd", "mom"].contains(bundleURL.pathExtension.lowercased()),
+           FileManager.default.fileExists(atPath: bundleURL.path) {
+            // A compiled model: the version of any compiled model beside it that matches.
+            let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
+            return try NSManagedObjectModel.mergedModel(
+                from: [Bundle(path: bundleURL.deletingLastPathComponent().path) ?? .main], forStoreMetadata: metadata)
+                ?? NSManagedObjectModel.load(contentsOf: bundleURL)
+        }
         let (bundle, designated) = try ModelBundle.resolve(bundleURL)
         let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store)
         for name in [designated] + bundle.versionNames.filter({ $0 != designated }) {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `coredata query <store> --model <bundle> --entity <name> …`: lists the objects of one
+/// `coredata query <store> [--model <bundle>] --entity <name> …`: lists the objects of one
 /// entity of a SQLite store, opened read-only without writing anything, as a table or
 /// JSON. The work is done by ``StoreQuery``.
 enum QueryCommand: Subcommand {

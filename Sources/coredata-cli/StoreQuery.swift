@@ -21,7 +21,8 @@ import Foundation
 /// write) and reads what its WAL holds.
 struct StoreQuery {
     var storeURL: URL
-    var modelURL: URL
+    /// The model bundle; nil means the model the store caches in `Z_MODELCACHE`.
+    var modelURL: URL?
     var entityName: String
     var predicateFormat: String?
     /// Keys to sort by; a leading `-` sorts descending.
@@ -30,13 +31,14 @@ struct StoreQuery {
     var json = false
 
     static let usage = """
-        query <store> --model <bundle> --entity <name> [--where <predicate>]
+        query <store> [--model <bundle>] --entity <name> [--where <predicate>]
               [--sort key[,-key…]] [--limit N] [--json]
           <store>            a SQLite store, opened read-only: nothing is written in or beside
                              it (no -wal or -shm; a folder you cannot write is fine), and what
                              its -wal holds is read. It is read without locks: a program
                              writing it at the same moment may make the query fail; run it again
-          --model <bundle>   the .xcdatamodeld (the version matching the store is used)
+          --model <bundle>   the .xcdatamodeld or .momd (the version matching the store is
+                             used); without it, the model the store keeps (Z_MODELCACHE)
           --entity <name>    the entity to list (sub-entities included)
           --where <format>   an NSPredicate format string, e.g. "age > 30 AND name BEGINSWITH[c] 'a'"
           --sort <keys>      comma-separated key paths; '-key' sorts descending
@@ -44,7 +46,7 @@ struct StoreQuery {
           --json             print a JSON array instead of a table
         """
 
-    init(storeURL: URL, modelURL: URL, entityName: String) {
+    init(storeURL: URL, modelURL: URL?, entityName: String) {
         self.storeURL = storeURL
         self.modelURL = modelURL
         self.entityName = entityName
@@ -55,9 +57,9 @@ struct StoreQuery {
         let parsed = try CommandArguments(arguments, options: ["--model", "--entity", "--where", "--sort", "--limit"],
                                           flags: ["--json"])
         let store = try parsed.positional(0, missing: "the store path")
-        guard let model = parsed.value("--model") else { throw UsageError("missing --model <bundle>") }
         guard let entity = parsed.value("--entity") else { throw UsageError("missing --entity <name>") }
-        self.init(storeURL: URL(fileURLWithPath: store), modelURL: URL(fileURLWithPath: model), entityName: entity)
+        self.init(storeURL: URL(fileURLWithPath: store), modelURL: parsed.value("--model").map { URL(fileURLWithPath: $0) },
+                  entityName: entity)
         predicateFormat = parsed.value("--where")
         sortKeys = parsed.value("--sort").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         limit = try parsed.number("--limit") ?? 0

@@ -137,10 +137,10 @@ import Testing
         let store = try Fixtures.copyStore(Self.storeV1, to: folder).path
         let model = try Fixtures.model(Self.model).path
 
-        let missingModel = try Self.query([store, "--entity", "Car"])
-        #expect(missingModel.status == 2)
-        #expect(missingModel.errors.contains("missing --model"))
-        #expect(missingModel.errors.contains("usage: coredata query"))
+        let missingEntity = try Self.query([store, "--model", model])
+        #expect(missingEntity.status == 2)
+        #expect(missingEntity.errors.contains("missing --entity"))
+        #expect(missingEntity.errors.contains("usage: coredata query"))
         let badLimit = try Self.query([store, "--model", model, "--entity", "Car", "--limit", "many"])
         #expect(badLimit.status == 2)
         #expect(badLimit.errors.contains("'many'"))
@@ -161,6 +161,24 @@ import Testing
         for run in [parse, entity, key, noStore] {
             #expect(!run.errors.contains("Error Domain="), "\(run.errors)")
         }
+    }
+
+    @Test("without --model, reads the store with the model it keeps (Z_MODELCACHE), writing nothing")
+    func cachedModel() throws {
+        let folder = try TemporaryDirectory()
+        let store = try Fixtures.copyStore(Self.storeV2, to: folder)
+        let before = try FolderState(folder.url)
+        let run = try Self.query([store.path, "--entity", "LuxuryCar", "--sort", "numberPlate", "--json"])
+        #expect(run.status == 0, "\(run.errors)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]])
+        #expect(!rows.isEmpty)
+        #expect(rows.allSatisfy { $0["numberPlate"] is String && $0["isLimitedEdition"] != nil })
+        #expect(try FolderState(folder.url) == before)
+
+        try RawDatabase(store, readOnly: false).execute("DELETE FROM Z_MODELCACHE")
+        let none = try Self.query([store.path, "--entity", "Car"])
+        #expect(none.status == 1)
+        #expect(none.errors.contains("Z_MODELCACHE"), "\(none.errors)")
     }
 
     @Test("the help says the store is read without writing anything")

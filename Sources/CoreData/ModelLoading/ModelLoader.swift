@@ -13,7 +13,8 @@ import Foundation
 /// - `<attribute>`: `attributeType` (every Xcode spelling); `optional` absent means
 ///   required; `transient`, `indexed`; `defaultValueString` / `defaultDateTimeInterval`
 ///   become a typed `defaultValue` (`Int16`, `Int32`, `Int64`, `Double`, `Float`, `Bool`,
-///   `Decimal`, `Date`, `String`, `UUID`, `URL`); validation limits go to the internal
+///   `Decimal`, `Date`, `String`, `UUID`, `URL`; `YES`/`NO` on a numeric attribute mean
+///   1/0, as the model compiler reads them); validation limits go to the internal
 ///   `minimumValue` / `maximumValue` (`Int64` for integers, `Double` for floating point,
 ///   `Decimal`, `Int` lengths for strings and binary data, `Date` for dates) and
 ///   `regularExpression`; `valueTransformerName`, `customClassName` →
@@ -343,22 +344,23 @@ struct ModelLoader {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch type {
         case .integer16AttributeType:
-            guard let value = Self.integer(trimmed).flatMap(Int16.init(exactly:)) else { throw bad() }
+            guard let value = (Self.integer(trimmed) ?? Self.booleanWord(trimmed)).flatMap(Int16.init(exactly:)) else { throw bad() }
             return value
         case .integer32AttributeType:
-            guard let value = Self.integer(trimmed).flatMap(Int32.init(exactly:)) else { throw bad() }
+            guard let value = (Self.integer(trimmed) ?? Self.booleanWord(trimmed)).flatMap(Int32.init(exactly:)) else { throw bad() }
             return value
         case .integer64AttributeType:
-            guard let value = Self.integer(trimmed) else { throw bad() }
+            guard let value = Self.integer(trimmed) ?? Self.booleanWord(trimmed) else { throw bad() }
             return value
         case .doubleAttributeType:
-            guard let value = Double(trimmed) else { throw bad() }
+            guard let value = Double(trimmed) ?? Self.booleanWord(trimmed).map(Double.init) else { throw bad() }
             return value
         case .floatAttributeType:
-            guard let value = Float(trimmed) else { throw bad() }
+            guard let value = Float(trimmed) ?? Self.booleanWord(trimmed).map(Float.init) else { throw bad() }
             return value
         case .decimalAttributeType:
-            guard let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")) else { throw bad() }
+            guard let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+                    ?? Self.booleanWord(trimmed).map(Decimal.init) else { throw bad() }
             return value
         case .booleanAttributeType:
             switch trimmed.uppercased() {
@@ -388,6 +390,16 @@ struct ModelLoader {
         if let value = Int64(text) { return value }
         if let value = Double(text), value.rounded() == value { return Int64(exactly: value) }
         return nil
+    }
+
+    /// `YES` / `NO` as 1 / 0: Xcode keeps a Boolean attribute's default when its type is
+    /// changed to a number, and the model compiler accepts it.
+    private static func booleanWord(_ text: String) -> Int64? {
+        switch text.uppercased() {
+        case "YES", "TRUE": return 1
+        case "NO", "FALSE": return 0
+        default: return nil
+        }
     }
 
     private func readValidation(

@@ -2,8 +2,9 @@ import Foundation
 
 /// Finds an app's model by name, the way `NSPersistentContainer(name:)` needs it.
 ///
-/// `model(named: "Foo")` looks for `Foo.xcdatamodeld`, then `Foo.xcdatamodel`, in each of
-/// these folders, in this order, and loads the first one found:
+/// `model(named: "Foo")` looks for `Foo.xcdatamodeld`, `Foo.xcdatamodel`, then the compiled
+/// `Foo.momd` and `Foo.mom`, in each of these folders, in this order, and loads the first one
+/// found:
 /// 1. `Bundle.main`'s resources (`resourceURL`, then `bundleURL` if different).
 /// 2. SwiftPM resource bundles: every `*.resources` folder inside `Bundle.main.bundleURL`
 ///    and inside the executable's folder, in name order. That is where `Bundle.module` of
@@ -36,20 +37,23 @@ enum ModelLocator {
     static func model(named name: String, searching locations: [Location]) throws -> NSManagedObjectModel {
         guard let url = modelURL(named: name, searching: locations) else {
             let places = locations.map { "\($0.label) (\($0.directory.path))" }
-            let text = "No Core Data model named \(name) (\(name).xcdatamodeld or \(name).xcdatamodel) was found. "
+            let text = "No Core Data model named \(name) (\(name).xcdatamodeld, \(name).xcdatamodel, \(name).momd or \(name).mom) was found. "
                 + "Searched, in order: " + (places.isEmpty ? "nothing" : places.joined(separator: "; ")) + "."
             throw CoreDataError.make(260, text, userInfo: ["NSSearchedLocations": locations.map(\.directory.path)])
         }
         return try NSManagedObjectModel.load(contentsOf: url)
     }
 
-    /// The first `<name>.xcdatamodeld` or `<name>.xcdatamodel` in `locations`.
+    /// The first `<name>.xcdatamodeld`, `<name>.xcdatamodel`, `<name>.momd` or `<name>.mom`
+    /// in `locations`.
     static func modelURL(named name: String, searching locations: [Location]) -> URL? {
         for location in locations {
-            for ext in ["xcdatamodeld", "xcdatamodel"] {
+            for ext in ["xcdatamodeld", "xcdatamodel", "momd"] {
                 let candidate = location.directory.appendingPathComponent(name).appendingPathExtension(ext)
                 if isDirectory(candidate) { return candidate }
             }
+            let compiled = location.directory.appendingPathComponent(name).appendingPathExtension("mom")
+            if FileManager.default.fileExists(atPath: compiled.path), !isDirectory(compiled) { return compiled }
         }
         return nil
     }
@@ -81,9 +85,10 @@ enum ModelLocator {
 
     // MARK: - Every model of some bundles
 
-    /// The current version of every model found in `bundles`: each `*.xcdatamodeld` and
-    /// `*.xcdatamodel` in a bundle's resources and in the SwiftPM `*.resources` folders
-    /// inside it. Models that do not load are skipped.
+    /// The current version of every model found in `bundles`: each `*.xcdatamodeld`,
+    /// `*.xcdatamodel`, `*.momd` and `*.mom` in a bundle's resources and in the SwiftPM
+    /// `*.resources` folders inside it (a compiled model beside a source of the same name is
+    /// the same model, and only the source is taken). Models that do not load are skipped.
     static func models(in bundles: [Bundle]) -> [NSManagedObjectModel] {
         modelURLs(in: bundles).compactMap { try? NSManagedObjectModel.load(contentsOf: $0) }
     }
@@ -101,11 +106,22 @@ enum ModelLocator {
         var urls: [URL] = []
         for directory in directories where seen.insert(directory.standardizedFileURL.path).inserted {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            let sources = Set(names.filter {
+                ["xcdatamodeld", "xcdatamodel"].contains(($0 as NSString).pathExtension.lowercased())
+            }.map { ($0 as NSString).deletingPathExtension })
             for name in names.sorted() {
                 let ext = (name as NSString).pathExtension.lowercased()
-                guard ext == "xcdatamodeld" || ext == "xcdatamodel" else { continue }
                 let url = directory.appendingPathComponent(name).standardizedFileURL
-                if isDirectory(url), seen.insert(url.path).inserted { urls.append(url) }
+                switch ext {
+                case "xcdatamodeld", "xcdatamodel", "momd":
+                    if ext == "momd", sources.contains((name as NSString).deletingPathExtension) { continue }
+                    if isDirectory(url), seen.insert(url.path).inserted { urls.append(url) }
+                case "mom":
+                    if sources.contains((name as NSString).deletingPathExtension) { continue }
+                    if !isDirectory(url), seen.insert(url.path).inserted { urls.append(url) }
+                default:
+                    continue
+                }
             }
         }
         return urls

@@ -3,9 +3,10 @@ import Foundation
 extension NSManagedObjectModel {
     // MARK: - Loading model files
 
-    /// Loads the model at `url`: a `.xcdatamodeld` bundle (its current version), a single
-    /// `.xcdatamodel` version folder, or a compiled-model URL that has a model source
-    /// beside it.
+    /// Loads the model at `url`: a compiled model (`.momd` folder: its current version;
+    /// `.mom` file), a `.xcdatamodeld` bundle (its current version), a single
+    /// `.xcdatamodel` version folder, or a compiled-model URL that does not exist but has a
+    /// model source beside it.
     ///
     /// Linux has no model compiler, so the XML sources Xcode writes are read directly.
     /// The URL an Apple app builds for its compiled model works unchanged when the source
@@ -29,11 +30,17 @@ extension NSManagedObjectModel {
     ///
     /// Returns `nil` if the model can't be loaded; `load(contentsOf:)` says why.
     ///
-    /// - Note: Apple parity: Apple reads compiled `.mom`/`.momd` files only; we read the
-    ///   Xcode sources only, and map compiled-model URLs to the sources as above.
+    /// - Note: Apple parity: Apple reads compiled `.mom`/`.momd` files only; we read those
+    ///   too (Apple's keyed archive; an `.omo` is read from the `.mom` beside it) and also
+    ///   the Xcode sources, to which a compiled-model URL that does not exist is mapped.
     public convenience init?(contentsOf url: URL) {
         self.init()
         do {
+            if CompiledModelFile.exists(url) {
+                _ = try CompiledModelFile.load(url, into: self)
+                LoadedModels.shared.note(self)
+                return
+            }
             let (bundle, version) = try ModelBundle.resolve(url)
             guard let versionURL = bundle.url(forVersion: version) else { return nil }
             try ModelLoader.populate(self, fromVersionAt: versionURL)
@@ -52,6 +59,11 @@ extension NSManagedObjectModel {
     ///   found, `NSFileReadCorruptFileError` (259) for malformed XML or the legacy binary
     ///   format, `NSManagedObjectValidationError` for an invalid model.
     @_spi(Tools) public static func load(contentsOf url: URL) throws -> NSManagedObjectModel {
+        if CompiledModelFile.exists(url) {
+            let model = try CompiledModelFile.load(url)
+            LoadedModels.shared.note(model)
+            return model
+        }
         let (bundle, version) = try ModelBundle.resolve(url)
         let model = try bundle.model(forVersion: version)
         LoadedModels.shared.note(model)
@@ -78,6 +90,14 @@ extension NSManagedObjectModel {
         from bundles: [Bundle]?, forStoreMetadata metadata: [String: Any]
     ) -> NSManagedObjectModel? {
         for bundleURL in ModelLocator.modelURLs(in: bundles ?? [Bundle.main]) {
+            if CompiledModelFile.exists(bundleURL) {
+                let versions = (try? CompiledModelFile.allModels(bundleURL)) ?? []
+                for (_, model) in versions.reversed()
+                where model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) {
+                    return model
+                }
+                continue
+            }
             guard let bundle = try? ModelBundle.open(bundleURL),
                   let versions = try? bundle.allModels() else { continue }
             for (_, model) in versions.reversed()

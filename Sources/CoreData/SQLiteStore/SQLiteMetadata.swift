@@ -4,12 +4,10 @@ import Foundation
 /// root row), `Z_METADATA` (one row: `Z_VERSION` 1, the store UUID, a binary plist) and
 /// `Z_MODELCACHE` (<doc:StoreFormat#Bookkeeping-tables>).
 ///
-/// - Note: Apple parity: `Z_MODELCACHE` is created but left empty. Apple stores a
-///   DEFLATE-compressed `NSKeyedArchiver` archive of the model there, which we cannot
-///   produce; Apple's own framework versions 241–419 wrote no such table at all, and the
-///   cache is only an optimisation for migration. `NSStoreModelVersionHashesDigest` and
-///   `NSStoreModelVersionChecksumKey` are not written either (their algorithms are not
-///   documented); Apple treats both as optional.
+/// `Z_MODELCACHE` holds the model as Apple's Core Data keeps it (``SQLiteModelCache``).
+/// The metadata carries `NSStoreModelVersionHashesDigest` (SHA-512 of each entity's name
+/// and hash, in name order) and `NSStoreModelVersionChecksumKey` (the model's
+/// `versionChecksum`), as Apple's framework version 1344 writes them.
 enum SQLiteMetadata {
     /// The framework version written to new stores: the newest one seen in Apple's stores.
     static let frameworkVersion = 1344
@@ -30,6 +28,8 @@ enum SQLiteMetadata {
             "NSStoreModelVersionHashesVersion": 3,
             NSStoreModelVersionIdentifiersKey: model.versionIdentifiers.map { "\($0)" }.sorted(),
             "_NSAutoVacuumLevel": "2",
+            "NSStoreModelVersionHashesDigest": digest(of: entities),
+            "NSStoreModelVersionChecksumKey": checksum(of: entities),
         ]
     }
 
@@ -40,6 +40,7 @@ enum SQLiteMetadata {
     static let storeKeys = [
         NSStoreUUIDKey, NSStoreModelVersionHashesKey, NSStoreModelVersionIdentifiersKey,
         "NSPersistenceFrameworkVersion", "NSStoreModelVersionHashesVersion", "_NSAutoVacuumLevel",
+        "NSStoreModelVersionHashesDigest", "NSStoreModelVersionChecksumKey",
     ]
 
     /// `metadata` with the store's own keys (``storeKeys``) taken from `stored` where it
@@ -55,6 +56,27 @@ enum SQLiteMetadata {
         var result: [String: Data] = [:]
         for entity in entities { if let name = entity.name { result[name] = entity.versionHash } }
         return result
+    }
+
+    /// `NSStoreModelVersionHashesDigest`: Base64 of the SHA-512 of each entity's name and
+    /// version hash, in name order.
+    static func digest(of entities: [NSEntityDescription]) -> String {
+        var hasher = SHA512()
+        for (name, hash) in versionHashes(of: entities).sorted(by: { VersionHash.compareNames($0.key, $1.key) }) {
+            hasher.update(name.utf8)
+            hasher.update(hash)
+        }
+        return Data(hasher.finalize()).base64EncodedString()
+    }
+
+    /// `NSStoreModelVersionChecksumKey`: Base64 of the SHA-256 of the entities' version
+    /// hashes, in name order (the model's `versionChecksum`).
+    static func checksum(of entities: [NSEntityDescription]) -> String {
+        var hasher = SHA256()
+        for (_, hash) in versionHashes(of: entities).sorted(by: { VersionHash.compareNames($0.key, $1.key) }) {
+            hasher.update(hash)
+        }
+        return Data(hasher.finalize()).base64EncodedString()
     }
 
     // MARK: - Z_METADATA

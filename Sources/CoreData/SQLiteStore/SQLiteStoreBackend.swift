@@ -283,6 +283,7 @@ final class SQLiteStoreBackend: StoreBackend {
             }
             try SQLiteMetadata.insertPrimaryKeyRows(schema.entitiesByID, into: connection)
             try SQLiteMetadata.write(metadata, to: connection)
+            try SQLiteModelCache.write(model, to: connection)
         }
         self.metadata = metadata
         storedMetadata = metadata as NSDictionary

@@ -257,3 +257,29 @@ struct ModelLoaderTests {
         #expect(all.versionHash.count == 32)
     }
 }
+
+extension ModelLoaderTests {
+    @Test("boolean words as numeric defaults load as 1 and 0, as the model compiler accepts them")
+    func booleanWordsAsNumbers() throws {
+        let folder = try TemporaryDirectory()
+        let version = folder.url.appendingPathComponent("Words.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Flags" representedClassName="Flags" syncable="YES">
+                <attribute name="archived" attributeType="Integer 32" defaultValueString="NO" usesScalarValueType="YES"/>
+                <attribute name="pinned" attributeType="Integer 16" defaultValueString="YES" usesScalarValueType="YES"/>
+                <attribute name="weight" attributeType="Double" defaultValueString="NO" usesScalarValueType="YES"/>
+                <attribute name="big" attributeType="Integer 64" defaultValueString="YES" usesScalarValueType="YES"/>
+            </entity>
+        </model>
+        """.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let model = try NSManagedObjectModel.load(contentsOf: version)
+        let attributes = try #require(model.entitiesByName["Flags"]?.attributesByName)
+        #expect(attributes["archived"]?.defaultValue as? Int32 == 0)
+        #expect(attributes["pinned"]?.defaultValue as? Int16 == 1)
+        #expect(attributes["weight"]?.defaultValue as? Double == 0)
+        #expect(attributes["big"]?.defaultValue as? Int64 == 1)
+    }
+}

@@ -69,6 +69,7 @@ struct SQLiteLightweightMigration {
             }
             try SQLiteMetadata.insertPrimaryKeyRows(destination.entitiesByID, into: connection)
             try SQLiteMetadata.write(metadata, to: connection)
+            try SQLiteModelCache.write(destinationModel, to: connection)
             for statement in sql.rowCopies() + sql.joinCopies() + sql.primaryKeyMaxima() {
                 try connection.execute(statement)
             }

@@ -15,12 +15,15 @@ extension SQLiteStoreBackend {
     /// Migrates the existing store at `url` to `model` when its version hashes say it
     /// was written with another model version; does nothing when they match.
     ///
+    /// The source model is the matching version of the destination's bundle or of the main
+    /// bundle, else the model the store caches in `Z_MODELCACHE`.
+    ///
     /// A mapping model file that maps the store's model to `model` is used first (as
     /// Apple looks for a mapping model before inferring one); else, with `infer`, the
     /// mapping is inferred and the migration runs in SQL.
     ///
     /// - Throws: `NSMigrationMissingSourceModelError` (134130) when no model version
-    ///   matches the store, `NSMigrationMissingMappingModelError` (134140) when no
+    ///   matches the store and it caches none, `NSMigrationMissingMappingModelError` (134140) when no
     ///   mapping model file fits and inference is off, `NSInferredMappingModelError` (134190) when the mapping can't
     ///   be inferred, `NSMigrationError` (134110) when the SQL fails. The store is left
     ///   untouched by every failure.
@@ -28,7 +31,8 @@ extension SQLiteStoreBackend {
         let stored = try Self.readMetadata(at: url, options: [NSPersistentStoreTimeoutOption: busyTimeout])
         let theirs = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
         guard SQLiteMetadata.versionHashes(of: entities) != theirs else { return }
-        guard let sourceModel = Self.sourceModel(forStoreMetadata: stored, destination: model) else {
+        guard let sourceModel = Self.sourceModel(forStoreMetadata: stored, destination: model)
+                ?? Self.cachedSourceModel(at: url, forStoreMetadata: stored) else {
             throw CoreDataError.make(
                 NSMigrationMissingSourceModelError,
                 "Can't find the model the store at \(url.path) was written with, to migrate it.",

@@ -151,10 +151,12 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         #expect(leftovers.isEmpty)
     }
 
-    @Test("no model version matching the store fails with 134130")
+    @Test("no model version matching the store, and no cached model, fails with 134130")
     func missingSourceModel() throws {
         let folder = try TemporaryDirectory()
         let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        // Without its Z_MODELCACHE the store names no model we can find.
+        try RawDatabase(v1, readOnly: false).execute("DELETE FROM Z_MODELCACHE")
         let model = NSManagedObjectModel()
         model.entities = [entity("Car", [attribute("numberPlate", .stringAttributeType)])]
         let error = #expect(throws: NSError.self) { try open(v1, model) }
