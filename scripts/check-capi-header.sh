@@ -40,7 +40,7 @@ typecheck() {
         -I "$modules" -I "$1" -Xcc -fmodule-map-file="$1/module.modulemap" \
         -Xcc -fmodule-map-file="$build/CCoreDataRuntime.build/module.modulemap" \
         -Xcc -I -Xcc CModules/CCoreDataRuntime/include \
-        -Xcc -fmodule-map-file=CModules/CCoreDataSQLite/module.modulemap \
+        $(for map in CModules/*/module.modulemap; do printf -- '-Xcc -fmodule-map-file=%s ' "$map"; done) \
         Sources/CoreDataC/*.swift
 }
 mkdir -p "$work/good"
