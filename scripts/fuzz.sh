@@ -6,7 +6,9 @@
 # A crash leaves its input in Tests/Fuzz/crashes/NAME-crash-* (commit it: `coredata-fuzz
 # --target=NAME Tests/Fuzz/crashes` replays every one, as CI does) and exits 1.
 # Usage: scripts/fuzz.sh NAME [SECONDS]      (NAME: predicate, model-xml, store, capi; 60 s)
-# Environment: FUZZ_SCRATCH, the build folder (default .build-fuzz).
+# Environment: FUZZ_SCRATCH, the build folder (default .build-fuzz); FUZZ_SEED, libFuzzer's
+# random seed (default 1, so that CI runs the same inputs for the same code: a finding is
+# reproducible, never a flake).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: scripts/fuzz.sh NAME [SECONDS]}
@@ -38,7 +40,7 @@ status=0
 # keeps some allocations to the end: leak detection is off (ASan still finds every misuse).
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 COREDATA_FUZZ_ROOT=$PWD \
     "$program" --target="$name" "$work/corpus" "Tests/Fuzz/corpus/$name" \
-    -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+    -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
     -artifact_prefix="Tests/Fuzz/crashes/$name-" > "$work/log" 2>&1 || status=$?
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -1)
 crashes=$( (ls Tests/Fuzz/crashes/"$name"-* 2>/dev/null || true) | wc -l)
