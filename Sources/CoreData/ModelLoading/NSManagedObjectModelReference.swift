@@ -73,7 +73,7 @@ open class NSManagedObjectModelReference: NSObject, @unchecked Sendable {
     /// The referenced model, found on first use.
     ///
     /// Stops the program when no model with ``versionChecksum`` can be found, as Apple's
-    /// raises; ``resolve()`` throws instead.
+    /// raises (the store opening paths use a throwing lookup instead, and report 134504).
     open var resolvedModel: NSManagedObjectModel {
         do {
             return try resolve()
