@@ -1276,7 +1276,12 @@ static void test_containers(void) {
     int flag = -1;
 
     IS(cd_container_open(NULL, model_path, store_path, 0), CD_MISUSE);
-    IS(cd_container_open(&container, NULL, store_path, 0), CD_MISUSE);
+    IS(cd_container_open(&container, NULL, NULL, 0), CD_MISUSE);
+    IS(cd_container_open(&container, NULL, NULL, CD_OPEN_IN_MEMORY), CD_MISUSE);
+    CHECK(strstr(cd_last_error_message(), "model_path is NULL") != NULL);
+    /* Without a model, the store must exist (its cached model is the model). */
+    IS(cd_container_open(&container, NULL, "/nonexistent/store.sqlite", CD_OPEN_READ_ONLY),
+       CD_FILE_READ_NO_SUCH_FILE);
     IS(cd_container_open(&container, model_path, NULL, 0), CD_MISUSE);
     IS(cd_container_open(&container, model_path, store_path, 0x100), CD_MISUSE);
     /* "" is no path (URL(fileURLWithPath:) would take the current directory). */
@@ -1369,6 +1374,21 @@ static void test_containers(void) {
     OK(cd_object_set_text(item, "name", "Nope"));
     IS(cd_context_save(other), CD_STORE_SAVE);
     cd_object_release(item);
+    item = NULL;
+    cd_context_release(other);
+    cd_container_release(readonly);
+
+    /* With no model file: the model cached in the store (Z_MODELCACHE) opens it, as a tool
+       that inspects a store without its app does; it knows the entities and their data. */
+    OK(cd_container_open(&readonly, NULL, store_path, CD_OPEN_READ_ONLY));
+    OK(cd_container_copy_model(&model, readonly));
+    OK(cd_model_entity_count(&count, model));
+    CHECK(count == 4);
+    cd_model_release(model);
+    model = NULL;
+    OK(cd_container_new_background_context(&other, readonly));
+    OK(cd_context_count(&count, other, request));
+    CHECK(count == 3);
     cd_context_release(other);
     cd_container_release(readonly);
     cd_fetch_request_release(request);
