@@ -90,6 +90,26 @@ import Testing
         #expect(usage.errors.contains("--where needs --entity"))
     }
 
+    @Test("count, show, diff and export read an Apple-written store with the model it caches when --model is left out")
+    func withoutModel() throws {
+        let folder = try TemporaryDirectory()
+        let store = try Fixtures.copyStore(Self.storeV1, to: folder)
+        let before = try FolderState(folder.url)
+        let all = try Self.jsonObject(Self.coredata(["count", store.path, "--json"]))
+        #expect(all as? [String: Int] == ["Car": 125, "SportCar": 10, "ExpensiveSportCar": 5, "Person": 20])
+        let person = try Self.coredata(["show", store.path, "Person/p17"])
+        #expect(person.status == 0, "\(person.errors)")
+        #expect(person.output.contains("firstName  Theodora"))
+        let same = try Self.coredata(["diff", store.path, store.path])
+        #expect(same.status == 0, "\(same.output) \(same.errors)")
+        let lines = folder.file("out.jsonl")
+        let export = try Self.coredata(["export", store.path, "--entity", "Person", "--output", lines.path])
+        #expect(export.status == 0, "\(export.errors)")
+        #expect(try String(contentsOf: lines, encoding: .utf8).split(separator: "\n").count == 20)
+        try FileManager.default.removeItem(at: lines)
+        #expect(try FolderState(folder.url) == before)
+    }
+
     @Test("show prints one object with its relationships, by URI or Entity/pN; an unknown one exits 1")
     func show() throws {
         let folder = try TemporaryDirectory()
