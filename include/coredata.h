@@ -1108,6 +1108,17 @@ CD_API int cd_arguments_add_bool(cd_arguments *arguments, int value);
 CD_API int cd_arguments_add_text(cd_arguments *arguments, const char *value);
 
 /**
+ * Appends a decimal number (an `NSDecimalNumber`, compared exactly, as a decimal attribute's
+ * values are).
+ * @param arguments a list; not NULL
+ * @param text a decimal number such as "-12.50" or "1.5e3"; not NULL
+ * @return #CD_OK; #CD_TYPE for text that is not a decimal number; #CD_RANGE for one a decimal
+ *         cannot hold exactly (more than 38 significant digits, or an exponent out of range);
+ *         #CD_MISUSE
+ */
+CD_API int cd_arguments_add_decimal(cd_arguments *arguments, const char *text);
+
+/**
  * Appends a date.
  * @param arguments a list; not NULL
  * @param seconds_since_1970 seconds since 1970-01-01 00:00:00 UTC; finite

@@ -445,6 +445,12 @@ static void test_hostile_values(cd_context *ctx) {
     OK(cd_arguments_add_double(args, INFINITY));
     IS(cd_arguments_add_date(args, NAN), CD_RANGE);
     IS(cd_arguments_add_date(args, -INFINITY), CD_RANGE);
+    OK(cd_arguments_add_decimal(args, "12.50"));
+    IS(cd_arguments_add_decimal(args, "1.00000000000000000000000000000000000000001"), CD_RANGE);
+    IS(cd_arguments_add_decimal(args, "1e999999"), CD_RANGE);
+    IS(cd_arguments_add_decimal(args, "twelve"), CD_TYPE);
+    IS(cd_arguments_add_decimal(args, NULL), CD_MISUSE);
+    IS(cd_arguments_add_decimal(NULL, "1"), CD_MISUSE);
 
     /* Decimals a Decimal cannot hold exactly: CD_RANGE, not a rounded number. */
     OK(cd_object_set_decimal(item, "amount", "12.50"));
@@ -859,6 +865,25 @@ static void test_save_ids_and_fetch(cd_container *container, cd_context *ctx) {
     OK(cd_arguments_add_text(args, "m"));
     OK(cd_fetch_request_set_predicate(request, "quantity > %d AND name BEGINSWITH[c] %@", args));
     cd_arguments_release(args);
+    /* A decimal argument compares as the number it spells. */
+    {
+        cd_fetch_request *decimals = NULL;
+        cd_object *priced = NULL;
+        size_t matching = 0;
+        OK(cd_context_insert(&priced, bg, "Item"));
+        OK(cd_object_set_text(priced, "name", "priced"));
+        OK(cd_object_set_decimal(priced, "amount", "7.25"));
+        OK(cd_fetch_request_create(&decimals, "Item"));
+        OK(cd_arguments_create(&args));
+        OK(cd_arguments_add_decimal(args, "7.250"));
+        OK(cd_fetch_request_set_predicate(decimals, "amount == %@", args));
+        cd_arguments_release(args);
+        OK(cd_context_count(&matching, bg, decimals));
+        CHECK(matching == 1);
+        OK(cd_context_delete(bg, priced));
+        cd_object_release(priced);
+        cd_fetch_request_release(decimals);
+    }
     OK(cd_fetch_request_add_sort(request, "name", 1));
     OK(cd_context_fetch(&result, bg, request));
     OK(cd_fetch_result_count(&count, result));
