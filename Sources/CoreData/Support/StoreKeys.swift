@@ -4,6 +4,18 @@
 public let NSSQLiteStoreType = "SQLite"
 /// The in-memory store: nothing is written to disk, and its contents go with its coordinator.
 public let NSInMemoryStoreType = "InMemory"
+/// The PostgreSQL store: Core Data's table layout in a PostgreSQL database, added with a
+/// `postgresql://` URL (libpq's connection URI), so that many processes on many machines share
+/// one store.
+///
+/// ```swift
+/// let description = NSPersistentStoreDescription(url: URL(string: "postgresql://app@db.example/shop")!)
+/// description.type = NSPostgreSQLStoreType
+/// ```
+///
+/// - Note: Apple parity: not one of Apple's store types; OpenCoreData's own, with the SQLite
+///   store's semantics (optimistic locking on `Z_OPT`, the merge policies, the same predicates).
+public let NSPostgreSQLStoreType = "PostgreSQL"
 /// Apple's binary store.
 ///
 /// - Note: Apple parity: not implemented; adding a store of this type throws
