@@ -355,8 +355,9 @@ CD_API void cd_blob_free(void *blob);
  * @param[out] out receives the container (+1), to release with cd_container_release()
  * @param model_path a `.xcdatamodeld` bundle or `.xcdatamodel` directory; the container's
  *        name is its base name
- * @param store_path the SQLite store file (created, with its directory, if missing); may
- *        be NULL with #CD_OPEN_IN_MEMORY
+ * @param store_path the SQLite store file (created, with its directory, if missing), or a
+ *        `postgresql://` URI (libpq's form) for a PostgreSQL store, whose tables are created
+ *        in that database if missing; may be NULL with #CD_OPEN_IN_MEMORY
  * @param flags a combination of cd_open_flags
  * @return #CD_OK; #CD_MISUSE for a NULL argument, an empty path, unknown flags or
  *         #CD_OPEN_READ_ONLY with #CD_OPEN_IN_MEMORY; #CD_TYPE for a path that is not
