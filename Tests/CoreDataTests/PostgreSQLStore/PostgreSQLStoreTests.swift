@@ -177,6 +177,47 @@ struct PostgreSQLStoreTests {
         #expect(try database.rows("SELECT COUNT(*), COUNT(DISTINCT Z_PK), MAX(Z_PK) FROM ZSHOPPINGITEM") == [["200", "200", "200"]])
     }
 
+    @Test("four coordinators incrementing one counter, retrying on conflicts, lose no increment")
+    func sharedCounter() async throws {
+        let database = try PostgreSQLTestDatabase()
+        let setup = try makeContainer(database.url)
+        let counter = NSEntityDescription.insertNewObject(forEntityName: "ShoppingItem", into: setup.viewContext)
+        counter.setValuesForKeys(["name": "counter", "quantity": Int64(0)])
+        try setup.viewContext.save()
+        let url = database.url
+        let conflicts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let container = try makeContainer(url)
+                    let context = container.newBackgroundContext()
+                    return try context.performAndWait {
+                        let request = NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem")
+                        let item = try #require(try context.fetch(request).first)
+                        var conflicts = 0
+                        for _ in 0..<10 {
+                            while true {
+                                let quantity = item.value(forKey: "quantity") as? Int64 ?? 0
+                                item.setValue(quantity + 1, forKey: "quantity")
+                                do {
+                                    try context.save()
+                                    break
+                                } catch let error as NSError where error.code == NSManagedObjectMergeError {
+                                    // Another writer got there first: read its value, try again.
+                                    conflicts += 1
+                                    context.refresh(item, mergeChanges: false)
+                                }
+                            }
+                        }
+                        return conflicts
+                    }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(try database.rows("SELECT ZQUANTITY, Z_OPT FROM ZSHOPPINGITEM") == [["40", "41"]])
+        print("shared counter on PostgreSQL: 40 increments by 4 writers, \(conflicts) conflicts retried")
+    }
+
     @Test("a server that is not there fails loadPersistentStores with a clear error")
     func serverDown() throws {
         let folder = try TemporaryDirectory()
