@@ -40,12 +40,31 @@ extension PostgreSQLStoreBackend {
     ///
     /// A connection lost during the save is never saved again: the server rolled back what it
     /// had not committed, and the error reaches `save()` (`NSPersistentStoreSaveError`, the
-    /// server's message in the description); the next call reconnects.
+    /// server's message in the description); the next call reconnects. A save the server
+    /// refused as a serialization failure or a deadlock (SQLSTATE 40001, 40P01: nothing was
+    /// committed) is run again, up to ``saveAttempts`` times in all. With
+    /// `NSPostgreSQLSerializableOption`, saves run at SERIALIZABLE.
     func save(_ changes: StoreChanges) throws {
         try checkWritable()
+        var attempt = 1
+        while true {
+            do {
+                try saveOnce(changes)
+                return
+            } catch let error as NSError where attempt < Self.saveAttempts
+                && ((error.userInfo[NSUnderlyingErrorKey] as? NSError)?.userInfo["PostgreSQLState"] as? String)
+                    .map({ $0 == "40001" || $0 == "40P01" }) == true {
+                // Nothing of it was committed: the server rolled the transaction back.
+                attempt += 1
+            }
+        }
+    }
+
+    /// One attempt of ``save(_:)``.
+    private func saveOnce(_ changes: StoreChanges) throws {
         let connection = try requireConnection()
         do {
-            try connection.transaction {
+            try connection.transaction(isolation: isSerializable ? "SERIALIZABLE" : nil) {
                 var conflicts: [StoreConflict.Row] = []
                 for lock in changes.locks {
                     if let conflict = try check(lock, on: connection) { conflicts.append(conflict) }

@@ -37,6 +37,8 @@ final class PostgreSQLStoreBackend: StoreBackend {
     let url: URL
     /// `NSReadOnlyPersistentStoreOption`.
     let isReadOnly: Bool
+    /// `NSPostgreSQLSerializableOption`: saves run at SERIALIZABLE.
+    let isSerializable: Bool
 
     var connection: PostgreSQLConnection?
     var schema = SQLiteSchema()
@@ -52,7 +54,12 @@ final class PostgreSQLStoreBackend: StoreBackend {
     init(url: URL, options: [AnyHashable: Any]) {
         self.url = url
         self.isReadOnly = (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
+        self.isSerializable = (options[NSPostgreSQLSerializableOption] as? NSNumber)?.boolValue
+            ?? (options[NSPostgreSQLSerializableOption] as? Bool) ?? false
     }
+
+    /// How many times a save refused as a serialization failure or deadlock is run in all.
+    static let saveAttempts = 5
 
     deinit { close() }
 

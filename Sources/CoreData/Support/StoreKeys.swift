@@ -31,6 +31,13 @@ public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentSt
 /// A store option: infer the mapping between the two model versions for a lightweight migration (on
 /// by default in ``NSPersistentStoreDescription``).
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+/// A PostgreSQL store option: `true` runs each save at SERIALIZABLE isolation instead of READ
+/// COMMITTED, so that a save also fails when what it read (not only the rows it writes) changed
+/// meanwhile; a save the server refuses as a serialization failure is run again, up to five
+/// times, before its error reaches `save()`.
+///
+/// - Note: Apple parity: OpenCoreData's own option, for ``NSPostgreSQLStoreType``.
+public let NSPostgreSQLSerializableOption = "NSPostgreSQLSerializableOption"
 /// A store option: a dictionary of SQLite pragmas (name to value) run when the store opens, for
 /// example `["journal_mode": "DELETE"]`.
 public let NSSQLitePragmasOption = "NSSQLitePragmasOption"

@@ -10,10 +10,12 @@ struct PostgreSQLStoreTests {
     final class ShopContainer: NSPersistentContainer, @unchecked Sendable {}
 
     /// A container on `url`, its store loaded.
-    func makeContainer(_ url: URL, model: NSManagedObjectModel = PostgreSQLStoreTests.model) throws -> NSPersistentContainer {
+    func makeContainer(_ url: URL, model: NSManagedObjectModel = PostgreSQLStoreTests.model,
+                       serializable: Bool = false) throws -> NSPersistentContainer {
         let container = ShopContainer(name: "Shop", managedObjectModel: model)
         let description = NSPersistentStoreDescription(url: url)
         description.type = NSPostgreSQLStoreType
+        if serializable { description.setOption(true as NSNumber, forKey: NSPostgreSQLSerializableOption) }
         container.persistentStoreDescriptions = [description]
         var failure: Error?
         container.loadPersistentStores { _, error in failure = error }
@@ -177,8 +179,9 @@ struct PostgreSQLStoreTests {
         #expect(try database.rows("SELECT COUNT(*), COUNT(DISTINCT Z_PK), MAX(Z_PK) FROM ZSHOPPINGITEM") == [["200", "200", "200"]])
     }
 
-    @Test("four coordinators incrementing one counter, retrying on conflicts, lose no increment")
-    func sharedCounter() async throws {
+    @Test("four coordinators incrementing one counter, retrying on conflicts, lose no increment",
+          arguments: [false, true])
+    func sharedCounter(serializable: Bool) async throws {
         let database = try PostgreSQLTestDatabase()
         let setup = try makeContainer(database.url)
         let counter = NSEntityDescription.insertNewObject(forEntityName: "ShoppingItem", into: setup.viewContext)
@@ -188,7 +191,7 @@ struct PostgreSQLStoreTests {
         let conflicts = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    let container = try makeContainer(url)
+                    let container = try makeContainer(url, serializable: serializable)
                     let context = container.newBackgroundContext()
                     return try context.performAndWait {
                         let request = NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem")
@@ -215,7 +218,7 @@ struct PostgreSQLStoreTests {
             return try await group.reduce(0, +)
         }
         #expect(try database.rows("SELECT ZQUANTITY, Z_OPT FROM ZSHOPPINGITEM") == [["40", "41"]])
-        print("shared counter on PostgreSQL: 40 increments by 4 writers, \(conflicts) conflicts retried")
+        print("shared counter on PostgreSQL\(serializable ? " (SERIALIZABLE)" : ""): 40 increments by 4 writers, \(conflicts) conflicts retried")
     }
 
     @Test("a server that is not there fails loadPersistentStores with a clear error")
