@@ -357,12 +357,13 @@ CD_API void cd_blob_free(void *blob);
  *        name is its base name. NULL opens an existing SQLite store with the model cached
  *        inside it (the one that wrote it, as Apple's Core Data caches it): for tools
  *        that inspect a store without its app; the container's name is the store's base name
- * @param store_path the SQLite store file (created, with its directory, if missing); may
- *        be NULL with #CD_OPEN_IN_MEMORY
+ * @param store_path the SQLite store file (created, with its directory, if missing), or a
+ *        `postgresql://` URI (libpq's form) for a PostgreSQL store, whose tables are created
+ *        in that database if missing; may be NULL with #CD_OPEN_IN_MEMORY
  * @param flags a combination of cd_open_flags
  * @return #CD_OK; #CD_MISUSE for a NULL argument, an empty path, unknown flags,
  *         #CD_OPEN_READ_ONLY with #CD_OPEN_IN_MEMORY or a NULL model_path with
- *         #CD_OPEN_IN_MEMORY; #CD_TYPE for a path that is not UTF-8; 260 or 259 for a
+ *         #CD_OPEN_IN_MEMORY or a PostgreSQL store; #CD_TYPE for a path that is not UTF-8; 260 or 259 for a
  *         missing or malformed model; 260 for a missing store with a NULL model_path and
  *         #CD_STORE_INVALID_TYPE for a file that is not a store or caches no model; a
  *         store error such as #CD_STORE_OPEN, #CD_STORE_INCOMPATIBLE_VERSION_HASH or #CD_MIGRATION

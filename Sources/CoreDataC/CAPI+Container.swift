@@ -37,6 +37,9 @@ private let knownOpenFlags = UInt32(CD_OPEN_READ_ONLY.rawValue | CD_OPEN_NO_MIGR
             guard let storeText, !inMemory else {
                 throw CAPIError(.misuse, "model_path is NULL with CD_OPEN_IN_MEMORY: a new in-memory store has no cached model to open with.")
             }
+            if storeText.hasPrefix("postgresql://") || storeText.hasPrefix("postgres://") {
+                throw CAPIError(.misuse, "model_path is NULL for a PostgreSQL store, which keeps no cached model: pass the model.")
+            }
             let storeURL = URL(fileURLWithPath: storeText)
             model = try NSManagedObjectModel(cachedInStoreAt: storeURL)
             name = storeURL.deletingPathExtension().lastPathComponent
@@ -46,7 +49,16 @@ private let knownOpenFlags = UInt32(CD_OPEN_READ_ONLY.rawValue | CD_OPEN_NO_MIGR
         if inMemory {
             description.type = NSInMemoryStoreType
         } else if let storeText {
-            description.url = URL(fileURLWithPath: storeText)
+            if storeText.hasPrefix("postgresql://") || storeText.hasPrefix("postgres://") {
+                // A PostgreSQL store: libpq's connection URI.
+                guard let url = URL(string: storeText) else {
+                    throw CAPIError(.misuse, "store_path is not a valid postgresql:// URI.")
+                }
+                description.url = url
+                description.type = NSPostgreSQLStoreType
+            } else {
+                description.url = URL(fileURLWithPath: storeText)
+            }
         }
         description.isReadOnly = flags & UInt32(CD_OPEN_READ_ONLY.rawValue) != 0
         let migrate = flags & UInt32(CD_OPEN_NO_MIGRATION.rawValue) == 0
