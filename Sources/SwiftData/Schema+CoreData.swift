@@ -17,6 +17,9 @@ extension Schema {
     func makeManagedObjectModel() throws -> NSManagedObjectModel {
         _ = ModelObject.registered
         let model = NSManagedObjectModel()
+        // Recorded in the store's metadata (NSStoreModelVersionIdentifiersKey): what tells
+        // two schema versions with the same version hashes apart during a migration.
+        model.versionIdentifiers = [version.description]
         var descriptions: [String: NSEntityDescription] = [:]
         var pending: [PendingRelationship] = []
         var pendingByKeyPath: [AnyKeyPath: Int] = [:]
@@ -39,6 +42,7 @@ extension Schema {
                 property.preservesValueInHistoryOnDeletion = attribute.options.contains(.preserveValueOnDeletion)
                 property.renamingIdentifier = attribute.originalName
                 property.versionHashModifier = attribute.hashModifier
+                if let value = attribute.defaultValue { property.defaultValue = ValueBridge.storedDefault(value) }
                 properties.append(property)
             }
             for relationship in entity.relationships {

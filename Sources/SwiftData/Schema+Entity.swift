@@ -29,7 +29,8 @@ extension Schema {
                     attributes.append(Attribute(
                         name: property.name, keypath: property.keypath, valueType: valueType,
                         isOptional: isOptional, options: given?.options ?? [],
-                        originalName: given?.originalName, hashModifier: given?.hashModifier))
+                        originalName: given?.originalName, hashModifier: given?.hashModifier,
+                        defaultValue: property.defaultValue))
                 case .toOne(let destination, let isOptional):
                     let given = property.metadata as? Relationship
                     relationships.append(Relationship(
@@ -93,6 +94,8 @@ extension Schema {
         public let valueType: Any.Type
         /// Whether the property is optional.
         public let isOptional: Bool
+        /// The declaration's initial value, when it has one.
+        public let defaultValue: Any?
         let keypath: AnyKeyPath?
 
         /// The options `@Attribute(...)` records (what the macro writes).
@@ -103,11 +106,13 @@ extension Schema {
             self.hashModifier = hashModifier
             self.valueType = Any.self
             self.isOptional = true
+            self.defaultValue = nil
             self.keypath = nil
         }
 
         init(name: String, keypath: AnyKeyPath, valueType: Any.Type, isOptional: Bool, options: [Option],
-             originalName: String?, hashModifier: String?) {
+             originalName: String?, hashModifier: String?, defaultValue: Any?) {
+            self.defaultValue = defaultValue
             self.name = name
             self.keypath = keypath
             self.valueType = valueType

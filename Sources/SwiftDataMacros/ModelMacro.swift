@@ -41,9 +41,15 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             } else if let relationship = variable.attribute(named: "Relationship") {
                 metadata = "SwiftData.Schema.Relationship(\(relationship.arguments?.trimmedDescription ?? ""))"
             }
+            // The declaration's initial value becomes the attribute's default value (what a
+            // lightweight migration fills an added required attribute with).
+            var defaultValue = "nil"
+            if let initial = property.initialValue, let type = property.type {
+                defaultValue = "(\(initial) as \(type.trimmedDescription))"
+            }
             entries.append(
                 "SwiftData.Schema.PropertyMetadata(name: \"\(property.name)\", keypath: \\\(typeName).\(property.name), "
-                    + "defaultValue: nil, metadata: \(metadata))")
+                    + "defaultValue: \(defaultValue), metadata: \(metadata))")
             peerInits.append("self._\(property.name) = SwiftData._SwiftDataNoValue()")
         }
         let metadataList = entries.isEmpty ? "[]" : "[\n" + entries.map { "        " + $0 }.joined(separator: ",\n") + "\n    ]"
@@ -98,6 +104,8 @@ struct PersistedProperty {
     let name: String
     let type: TypeSyntax?
     let isLet: Bool
+    /// The initial value written in the declaration, if any.
+    let initialValue: String?
 
     init?(_ variable: VariableDeclSyntax) {
         guard variable.bindings.count == 1, let binding = variable.bindings.first,
@@ -122,6 +130,7 @@ struct PersistedProperty {
         self.name = name.replacingBackticks()
         self.type = binding.typeAnnotation?.type.trimmed
         self.isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+        self.initialValue = binding.initializer?.value.trimmedDescription
     }
 }
 
