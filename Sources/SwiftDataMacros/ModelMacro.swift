@@ -152,12 +152,14 @@ extension String {
 
 enum ModelDiagnostic: DiagnosticMessage {
     case notAClass
+    case notAnActor
     case letProperty
     case missingType(String)
 
     var message: String {
         switch self {
         case .notAClass: "@Model can only be applied to a class"
+        case .notAnActor: "@ModelActor can only be applied to an actor"
         case .letProperty: "@Model persists only 'var' properties; make this a 'var' or mark it @Transient"
         case .missingType(let name): "@Model needs the type of '\(name)' written out (e.g. 'var \(name): String')"
         }
@@ -165,6 +167,7 @@ enum ModelDiagnostic: DiagnosticMessage {
     var diagnosticID: MessageID {
         switch self {
         case .notAClass: MessageID(domain: "SwiftData", id: "notAClass")
+        case .notAnActor: MessageID(domain: "SwiftData", id: "notAnActor")
         case .letProperty: MessageID(domain: "SwiftData", id: "letProperty")
         case .missingType: MessageID(domain: "SwiftData", id: "missingType")
         }

@@ -8,5 +8,6 @@ struct SwiftDataMacrosPlugin: CompilerPlugin {
         ModelMacro.self,
         PersistedPropertyMacro.self,
         MarkerMacro.self,
+        ModelActorMacro.self,
     ]
 }
