@@ -86,6 +86,8 @@ public final class ModelContainer: @unchecked Sendable {
             try? FileManager.default.createDirectory(at: configuration.url.deletingLastPathComponent(),
                                                      withIntermediateDirectories: true)
             description = NSPersistentStoreDescription(url: configuration.url)
+            // As Apple's SwiftData: every store records its history (ModelContext.fetchHistory).
+            description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
         }
         description.isReadOnly = !configuration.allowsSave
         description.shouldAddStoreAsynchronously = false

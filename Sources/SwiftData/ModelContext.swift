@@ -47,6 +47,13 @@ public final class ModelContext {
     ///   or at the next turn of the main queue after a change, not on Apple's UI events.
     public var autosaveEnabled: Bool = false
 
+    /// The name recorded as the author of this context's saves in the store's history
+    /// (``HistoryTransaction/author``); nil by default.
+    public var author: String? {
+        get { managedObjectContext.transactionAuthor }
+        set { managedObjectContext.transactionAuthor = newValue }
+    }
+
     /// A new context over the container's store.
     public convenience init(_ container: ModelContainer) {
         let context = container.persistentContainer.newBackgroundContext()
