@@ -71,6 +71,13 @@ extension Schema {
             description.properties = properties
             let unique = entity.uniquenessConstraints
             if !unique.isEmpty { description.uniquenessConstraints = unique }
+            let byName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            description.indexes = entity.indices.map { names in
+                let elements = names.compactMap { byName[$0] }.map {
+                    NSFetchIndexElementDescription(property: $0, collationType: .binary)
+                }
+                return NSFetchIndexDescription(name: "\(entity.name)_" + names.joined(separator: "_"), elements: elements)
+            }
             descriptions[entity.name] = description
         }
         // Destinations, then inverses: the one named with `inverse:`, else the single

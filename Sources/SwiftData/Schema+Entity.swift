@@ -13,7 +13,15 @@ extension Schema {
         public let relationships: [Relationship]
         /// The names of the attributes that must be unique across all records.
         public var uniquenessConstraints: [[String]] {
-            attributes.filter { $0.options.contains(.unique) }.map { [$0.name] }
+            attributes.filter { $0.options.contains(.unique) }.map { [$0.name] } + Self.names(type._swiftDataUniqueness, of: type)
+        }
+        /// The property names of each `#Index` of the class.
+        public var indices: [[String]] { Self.names(type._swiftDataIndexes, of: type) }
+
+        private static func names(_ groups: [[AnyKeyPath]], of type: any PersistentModel.Type) -> [[String]] {
+            groups.map { group in
+                group.compactMap { keyPath in type.schemaMetadata.first { $0.keypath == keyPath }?.name }
+            }.filter { !$0.isEmpty }
         }
         let type: any PersistentModel.Type
 

@@ -52,9 +52,29 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                     + "defaultValue: \(defaultValue), metadata: \(metadata))")
             peerInits.append("self._\(property.name) = SwiftData._SwiftDataNoValue()")
         }
+        // `#Unique<T>([\.a], [\.b, \.c])` and `#Index<T>(...)` in the class body: their key
+        // paths, rooted at this class, become the class's uniqueness constraints and indexes.
+        var uniques: [String] = []
+        var indexes: [String] = []
+        for member in classDecl.memberBlock.members {
+            guard let expansion = member.decl.as(MacroExpansionDeclSyntax.self) else { continue }
+            let name = expansion.macroName.trimmedDescription
+            guard name == "Unique" || name == "Index" else { continue }
+            let groups = expansion.arguments.map { argument in
+                argument.expression.trimmedDescription.rootingKeyPaths(at: typeName)
+            }
+            if name == "Unique" { uniques += groups } else { indexes += groups }
+        }
         let metadataList = entries.isEmpty ? "[]" : "[\n" + entries.map { "        " + $0 }.joined(separator: ",\n") + "\n    ]"
         let access = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.public) || $0.name.tokenKind == .keyword(.open) } ? "public " : ""
-        return [
+        var extra: [DeclSyntax] = []
+        if !uniques.isEmpty {
+            extra.append("\(raw: access)static var _swiftDataUniqueness: [[AnyKeyPath]] { [\(raw: uniques.joined(separator: ", "))] }")
+        }
+        if !indexes.isEmpty {
+            extra.append("\(raw: access)static var _swiftDataIndexes: [[AnyKeyPath]] { [\(raw: indexes.joined(separator: ", "))] }")
+        }
+        return extra + [
             "@SwiftData.Transient private var _$backingData: SwiftData.BackingData = SwiftData.BackingData()",
             """
             \(raw: access)var persistentBackingData: SwiftData.BackingData {
@@ -148,6 +168,18 @@ extension VariableDeclSyntax {
 
 extension String {
     func replacingBackticks() -> String { filter { $0 != "`" } }
+
+    /// The text with every key path that omits its root (`\.name`) rooted at `type`.
+    func rootingKeyPaths(at type: String) -> String {
+        var result = ""
+        var previousWasBackslash = false
+        for character in self {
+            if previousWasBackslash, character == "." { result += type }
+            result.append(character)
+            previousWasBackslash = character == "\\"
+        }
+        return result
+    }
 }
 
 enum ModelDiagnostic: DiagnosticMessage {

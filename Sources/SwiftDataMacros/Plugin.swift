@@ -9,5 +9,6 @@ struct SwiftDataMacrosPlugin: CompilerPlugin {
         PersistedPropertyMacro.self,
         MarkerMacro.self,
         ModelActorMacro.self,
+        SchemaMarkerMacro.self,
     ]
 }
