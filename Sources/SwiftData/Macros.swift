@@ -20,7 +20,7 @@ import CoreData
 /// - Note: Apple parity: the class does not become `Observable` (no observation registrar
 ///   is generated yet), and class inheritance between models is not supported yet.
 @attached(member, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
-          named(init(backingData:)))
+          named(init(backingData:)), named(_swiftDataUniqueness), named(_swiftDataIndexes))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel)
 public macro Model() = #externalMacro(module: "SwiftDataMacros", type: "ModelMacro")
@@ -67,6 +67,36 @@ public macro Relationship(
 /// instance and needs an initial value.
 @attached(peer)
 public macro Transient() = #externalMacro(module: "SwiftDataMacros", type: "MarkerMacro")
+
+/// Declares, inside a `@Model` class, sets of properties whose values together must be
+/// unique across the class's records (the entity's uniqueness constraints): inserting a
+/// record with the same values updates the existing one.
+///
+/// ```swift
+/// @Model final class Person {
+///     #Unique<Person>([\.email], [\.givenName, \.familyName])
+///     var email: String
+///     var givenName: String
+///     var familyName: String
+///     ...
+/// }
+/// ```
+@freestanding(declaration)
+public macro Unique<T: PersistentModel>(_ constraints: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "SwiftDataMacros", type: "SchemaMarkerMacro")
+
+/// Declares, inside a `@Model` class, the store indexes of the class's records: one index
+/// per list of properties (the entity's fetch indexes).
+///
+/// ```swift
+/// @Model final class Trip {
+///     #Index<Trip>([\.name], [\.start, \.end])
+///     ...
+/// }
+/// ```
+@freestanding(declaration)
+public macro Index<T: PersistentModel>(_ indices: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "SwiftDataMacros", type: "SchemaMarkerMacro")
 
 /// The zero-size value `@Model` stores beside each persisted property, so that the compiler's
 /// check that an initializer sets every property still applies. Not used by hand.

@@ -30,6 +30,10 @@ import CoreData
 /// - ``enumerate(_:batchSize:allowEscapingMutations:block:)``
 /// - ``model(for:)``
 /// - ``registeredModel(for:)``
+/// ### Notifications
+/// - ``willSave``
+/// - ``didSave``
+/// - ``NotificationKey``
 public final class ModelContext {
     /// The container whose store this context reads and writes.
     public let container: ModelContainer
@@ -43,6 +47,13 @@ public final class ModelContext {
     ///   or at the next turn of the main queue after a change, not on Apple's UI events.
     public var autosaveEnabled: Bool = false
 
+    /// The name recorded as the author of this context's saves in the store's history
+    /// (``HistoryTransaction/author``); nil by default.
+    public var author: String? {
+        get { managedObjectContext.transactionAuthor }
+        set { managedObjectContext.transactionAuthor = newValue }
+    }
+
     /// A new context over the container's store.
     public convenience init(_ container: ModelContainer) {
         let context = container.persistentContainer.newBackgroundContext()
@@ -54,6 +65,38 @@ public final class ModelContext {
         self.managedObjectContext = managedObjectContext
         // Apple's SwiftData updates the record that has the same unique attributes.
         managedObjectContext.mergePolicy = NSMergePolicy.mergeByPropertyObjectTrump
+    }
+
+    // MARK: - Notifications
+
+    /// Posted by a context (the notification's object) before it writes its changes.
+    public static let willSave = Notification.Name("ModelContextWillSave")
+
+    /// Posted by a context (the notification's object) after it wrote its changes; the user
+    /// info holds `[PersistentIdentifier]` arrays under ``NotificationKey`` raw values.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context,
+    ///                                        queue: nil) { note in
+    ///     let key = ModelContext.NotificationKey.insertedIdentifiers.rawValue
+    ///     let inserted = note.userInfo?[key] as? [PersistentIdentifier] ?? []
+    /// }
+    /// ```
+    public static let didSave = Notification.Name("ModelContextDidSave")
+
+    /// The user-info keys of ``didSave``.
+    public enum NotificationKey: String {
+        /// The query generation the context reads (not posted here: contexts read the
+        /// newest data).
+        case queryGeneration
+        /// Every model was invalidated (not posted by saves).
+        case invalidatedAllIdentifiers
+        /// The identifiers of the models the save inserted.
+        case insertedIdentifiers
+        /// The identifiers of the models the save changed.
+        case updatedIdentifiers
+        /// The identifiers of the models the save deleted.
+        case deletedIdentifiers
     }
 
     // MARK: - Changing models
@@ -82,11 +125,28 @@ public final class ModelContext {
 
     /// Writes the pending inserts, changes and deletions to the store, in one transaction.
     ///
+    /// Posts ``willSave`` before writing and ``didSave`` after, with the identifiers of
+    /// the inserted, updated and deleted models (see ``NotificationKey``); nothing is
+    /// posted when there is nothing to save.
+    ///
     /// - Throws: Core Data's `NSError` (validation, a unique or delete-rule conflict, a
     ///   read-only store).
     public func save() throws {
         guard managedObjectContext.hasChanges else { return }
+        let center = NotificationCenter.default
+        center.post(name: ModelContext.willSave, object: self)
+        // Delete rules and inverses first, so that the sets below are what the save writes.
+        managedObjectContext.processPendingChanges()
+        let inserted = Array(managedObjectContext.insertedObjects)
+        let updated = Array(managedObjectContext.updatedObjects)
+        let deleted = managedObjectContext.deletedObjects.map { PersistentIdentifier($0.objectID) }
         try managedObjectContext.save()
+        // Read after the save: inserted models' identifiers are permanent by now.
+        center.post(name: ModelContext.didSave, object: self, userInfo: [
+            NotificationKey.insertedIdentifiers.rawValue: inserted.map { PersistentIdentifier($0.objectID) },
+            NotificationKey.updatedIdentifiers.rawValue: updated.map { PersistentIdentifier($0.objectID) },
+            NotificationKey.deletedIdentifiers.rawValue: deleted,
+        ])
     }
 
     /// Discards the pending inserts, changes and deletions.
@@ -169,6 +229,9 @@ public final class ModelContext {
     func managedObject(for model: any PersistentModel) -> ModelObject {
         let backing = model.persistentBackingData
         if let object = backing.object {
+            if let owner = object.managedObjectContext, owner !== managedObjectContext {
+                fatalError(Self.foreignModelMessage(type(of: model)))
+            }
             if object.managedObjectContext == nil, !object.isDeleted {
                 // Rolled back or never saved elsewhere: insert it again here.
                 managedObjectContext.insert(object)
@@ -187,6 +250,12 @@ public final class ModelContext {
             object.setValue(ValueBridge.write(value, in: self), forKey: key)
         }
         return object
+    }
+
+    /// The trap's text when a model of another context is used in this one.
+    static func foreignModelMessage(_ type: Any.Type) -> String {
+        "SwiftData: a \(type) of another ModelContext was used in this one; models belong to the context "
+            + "that inserted or fetched them. Pass its persistentModelID and look it up here with model(for:)."
     }
 
     /// The model instance of a managed object: the live one, or a new one over it.

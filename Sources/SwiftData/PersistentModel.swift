@@ -22,9 +22,18 @@ public protocol PersistentModel: AnyObject, Hashable, Identifiable {
     static var schemaMetadata: [Schema.PropertyMetadata] { get }
     /// Creates an instance over existing backing data (used when fetching).
     init(backingData: BackingData)
+    /// The key paths of each `#Unique` constraint, written by `@Model`.
+    static var _swiftDataUniqueness: [[AnyKeyPath]] { get }
+    /// The key paths of each `#Index`, written by `@Model`.
+    static var _swiftDataIndexes: [[AnyKeyPath]] { get }
 }
 
 extension PersistentModel {
+    /// No `#Unique` constraints.
+    public static var _swiftDataUniqueness: [[AnyKeyPath]] { [] }
+    /// No `#Index` indexes.
+    public static var _swiftDataIndexes: [[AnyKeyPath]] { [] }
+
     /// The identifier of the model's record: temporary until the model's context saves it.
     public var persistentModelID: PersistentIdentifier { persistentBackingData.identifier(for: Self.self) }
 

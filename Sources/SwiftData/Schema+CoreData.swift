@@ -17,6 +17,9 @@ extension Schema {
     func makeManagedObjectModel() throws -> NSManagedObjectModel {
         _ = ModelObject.registered
         let model = NSManagedObjectModel()
+        // Recorded in the store's metadata (NSStoreModelVersionIdentifiersKey): what tells
+        // two schema versions with the same version hashes apart during a migration.
+        model.versionIdentifiers = [version.description]
         var descriptions: [String: NSEntityDescription] = [:]
         var pending: [PendingRelationship] = []
         var pendingByKeyPath: [AnyKeyPath: Int] = [:]
@@ -39,6 +42,7 @@ extension Schema {
                 property.preservesValueInHistoryOnDeletion = attribute.options.contains(.preserveValueOnDeletion)
                 property.renamingIdentifier = attribute.originalName
                 property.versionHashModifier = attribute.hashModifier
+                if let value = attribute.defaultValue { property.defaultValue = ValueBridge.storedDefault(value) }
                 properties.append(property)
             }
             for relationship in entity.relationships {
@@ -67,6 +71,13 @@ extension Schema {
             description.properties = properties
             let unique = entity.uniquenessConstraints
             if !unique.isEmpty { description.uniquenessConstraints = unique }
+            let byName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            description.indexes = entity.indices.map { names in
+                let elements = names.compactMap { byName[$0] }.map {
+                    NSFetchIndexElementDescription(property: $0, collationType: .binary)
+                }
+                return NSFetchIndexDescription(name: "\(entity.name)_" + names.joined(separator: "_"), elements: elements)
+            }
             descriptions[entity.name] = description
         }
         // Destinations, then inverses: the one named with `inverse:`, else the single

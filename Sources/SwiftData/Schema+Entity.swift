@@ -13,7 +13,15 @@ extension Schema {
         public let relationships: [Relationship]
         /// The names of the attributes that must be unique across all records.
         public var uniquenessConstraints: [[String]] {
-            attributes.filter { $0.options.contains(.unique) }.map { [$0.name] }
+            attributes.filter { $0.options.contains(.unique) }.map { [$0.name] } + Self.names(type._swiftDataUniqueness, of: type)
+        }
+        /// The property names of each `#Index` of the class.
+        public var indices: [[String]] { Self.names(type._swiftDataIndexes, of: type) }
+
+        private static func names(_ groups: [[AnyKeyPath]], of type: any PersistentModel.Type) -> [[String]] {
+            groups.map { group in
+                group.compactMap { keyPath in type.schemaMetadata.first { $0.keypath == keyPath }?.name }
+            }.filter { !$0.isEmpty }
         }
         let type: any PersistentModel.Type
 
@@ -29,7 +37,8 @@ extension Schema {
                     attributes.append(Attribute(
                         name: property.name, keypath: property.keypath, valueType: valueType,
                         isOptional: isOptional, options: given?.options ?? [],
-                        originalName: given?.originalName, hashModifier: given?.hashModifier))
+                        originalName: given?.originalName, hashModifier: given?.hashModifier,
+                        defaultValue: property.defaultValue))
                 case .toOne(let destination, let isOptional):
                     let given = property.metadata as? Relationship
                     relationships.append(Relationship(
@@ -93,6 +102,8 @@ extension Schema {
         public let valueType: Any.Type
         /// Whether the property is optional.
         public let isOptional: Bool
+        /// The declaration's initial value, when it has one.
+        public let defaultValue: Any?
         let keypath: AnyKeyPath?
 
         /// The options `@Attribute(...)` records (what the macro writes).
@@ -103,11 +114,13 @@ extension Schema {
             self.hashModifier = hashModifier
             self.valueType = Any.self
             self.isOptional = true
+            self.defaultValue = nil
             self.keypath = nil
         }
 
         init(name: String, keypath: AnyKeyPath, valueType: Any.Type, isOptional: Bool, options: [Option],
-             originalName: String?, hashModifier: String?) {
+             originalName: String?, hashModifier: String?, defaultValue: Any?) {
+            self.defaultValue = defaultValue
             self.name = name
             self.keypath = keypath
             self.valueType = valueType

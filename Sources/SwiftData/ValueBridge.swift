@@ -100,6 +100,32 @@ enum ValueBridge {
         return value
     }
 
+    /// A declaration's initial value as an attribute's default value: numbers as
+    /// `NSNumber`, enums as their raw value, nil for `nil`.
+    static func storedDefault(_ value: Any) -> Any? {
+        if let optional = value as? any OptionalBridge {
+            guard let wrapped = optional.wrappedValue else { return nil }
+            return storedDefault(wrapped)
+        }
+        if let raw = value as? any RawRepresentable { return storedDefault(raw.rawValue) }
+        switch value {
+        case let number as Int: return NSNumber(value: number)
+        case let number as Int64: return NSNumber(value: number)
+        case let number as Int32: return NSNumber(value: number)
+        case let number as Int16: return NSNumber(value: number)
+        case let number as Int8: return NSNumber(value: number)
+        case let number as UInt: return NSNumber(value: number)
+        case let number as UInt64: return NSNumber(value: number)
+        case let number as UInt32: return NSNumber(value: number)
+        case let number as UInt16: return NSNumber(value: number)
+        case let number as UInt8: return NSNumber(value: number)
+        case let number as Double: return NSNumber(value: number)
+        case let number as Float: return NSNumber(value: number)
+        case let flag as Bool: return NSNumber(value: flag)
+        default: return value
+        }
+    }
+
     /// The context of the first inserted model `value` holds (a model, an optional one, an
     /// array of them), if any.
     static func context(of value: Any) -> ModelContext? {

@@ -41,14 +41,40 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             } else if let relationship = variable.attribute(named: "Relationship") {
                 metadata = "SwiftData.Schema.Relationship(\(relationship.arguments?.trimmedDescription ?? ""))"
             }
+            // The declaration's initial value becomes the attribute's default value (what a
+            // lightweight migration fills an added required attribute with).
+            var defaultValue = "nil"
+            if let initial = property.initialValue, let type = property.type {
+                defaultValue = "(\(initial) as \(type.trimmedDescription))"
+            }
             entries.append(
                 "SwiftData.Schema.PropertyMetadata(name: \"\(property.name)\", keypath: \\\(typeName).\(property.name), "
-                    + "defaultValue: nil, metadata: \(metadata))")
+                    + "defaultValue: \(defaultValue), metadata: \(metadata))")
             peerInits.append("self._\(property.name) = SwiftData._SwiftDataNoValue()")
+        }
+        // `#Unique<T>([\.a], [\.b, \.c])` and `#Index<T>(...)` in the class body: their key
+        // paths, rooted at this class, become the class's uniqueness constraints and indexes.
+        var uniques: [String] = []
+        var indexes: [String] = []
+        for member in classDecl.memberBlock.members {
+            guard let expansion = member.decl.as(MacroExpansionDeclSyntax.self) else { continue }
+            let name = expansion.macroName.trimmedDescription
+            guard name == "Unique" || name == "Index" else { continue }
+            let groups = expansion.arguments.map { argument in
+                argument.expression.trimmedDescription.rootingKeyPaths(at: typeName)
+            }
+            if name == "Unique" { uniques += groups } else { indexes += groups }
         }
         let metadataList = entries.isEmpty ? "[]" : "[\n" + entries.map { "        " + $0 }.joined(separator: ",\n") + "\n    ]"
         let access = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.public) || $0.name.tokenKind == .keyword(.open) } ? "public " : ""
-        return [
+        var extra: [DeclSyntax] = []
+        if !uniques.isEmpty {
+            extra.append("\(raw: access)static var _swiftDataUniqueness: [[AnyKeyPath]] { [\(raw: uniques.joined(separator: ", "))] }")
+        }
+        if !indexes.isEmpty {
+            extra.append("\(raw: access)static var _swiftDataIndexes: [[AnyKeyPath]] { [\(raw: indexes.joined(separator: ", "))] }")
+        }
+        return extra + [
             "@SwiftData.Transient private var _$backingData: SwiftData.BackingData = SwiftData.BackingData()",
             """
             \(raw: access)var persistentBackingData: SwiftData.BackingData {
@@ -98,6 +124,8 @@ struct PersistedProperty {
     let name: String
     let type: TypeSyntax?
     let isLet: Bool
+    /// The initial value written in the declaration, if any.
+    let initialValue: String?
 
     init?(_ variable: VariableDeclSyntax) {
         guard variable.bindings.count == 1, let binding = variable.bindings.first,
@@ -122,6 +150,7 @@ struct PersistedProperty {
         self.name = name.replacingBackticks()
         self.type = binding.typeAnnotation?.type.trimmed
         self.isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+        self.initialValue = binding.initializer?.value.trimmedDescription
     }
 }
 
@@ -139,16 +168,30 @@ extension VariableDeclSyntax {
 
 extension String {
     func replacingBackticks() -> String { filter { $0 != "`" } }
+
+    /// The text with every key path that omits its root (`\.name`) rooted at `type`.
+    func rootingKeyPaths(at type: String) -> String {
+        var result = ""
+        var previousWasBackslash = false
+        for character in self {
+            if previousWasBackslash, character == "." { result += type }
+            result.append(character)
+            previousWasBackslash = character == "\\"
+        }
+        return result
+    }
 }
 
 enum ModelDiagnostic: DiagnosticMessage {
     case notAClass
+    case notAnActor
     case letProperty
     case missingType(String)
 
     var message: String {
         switch self {
         case .notAClass: "@Model can only be applied to a class"
+        case .notAnActor: "@ModelActor can only be applied to an actor"
         case .letProperty: "@Model persists only 'var' properties; make this a 'var' or mark it @Transient"
         case .missingType(let name): "@Model needs the type of '\(name)' written out (e.g. 'var \(name): String')"
         }
@@ -156,6 +199,7 @@ enum ModelDiagnostic: DiagnosticMessage {
     var diagnosticID: MessageID {
         switch self {
         case .notAClass: MessageID(domain: "SwiftData", id: "notAClass")
+        case .notAnActor: MessageID(domain: "SwiftData", id: "notAnActor")
         case .letProperty: MessageID(domain: "SwiftData", id: "letProperty")
         case .missingType: MessageID(domain: "SwiftData", id: "missingType")
         }

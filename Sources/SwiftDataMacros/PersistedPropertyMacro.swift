@@ -57,3 +57,14 @@ public struct MarkerMacro: PeerMacro {
         []
     }
 }
+
+/// `#Unique` and `#Index`: expand to nothing; `@Model` reads their key paths from the class
+/// body.
+public struct SchemaMarkerMacro: DeclarationMacro {
+    public static func expansion(
+        of node: some FreestandingMacroExpansionSyntax,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        []
+    }
+}

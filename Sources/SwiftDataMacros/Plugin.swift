@@ -8,5 +8,7 @@ struct SwiftDataMacrosPlugin: CompilerPlugin {
         ModelMacro.self,
         PersistedPropertyMacro.self,
         MarkerMacro.self,
+        ModelActorMacro.self,
+        SchemaMarkerMacro.self,
     ]
 }

@@ -82,6 +82,43 @@ import Testing
         #expect((trip.value(forKey: "city") as? NSManagedObject)?.value(forKey: "code") as? String == "CMX")
     }
 
+    @Test("Core Data writes a SwiftData store when it tracks history too, as on Apple; without, the store is read-only")
+    func coreDataWritesWithHistoryTracking() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("Shared.store")
+        do {
+            let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url)))
+            context.insert(Trip(name: "Alps", destination: "Chamonix"))
+            try context.save()
+        }
+        func open(tracking: Bool) throws -> NSPersistentContainer {
+            let container = NSPersistentContainer(name: "Shared", managedObjectModel: coreDataModel())
+            let description = NSPersistentStoreDescription(url: url)
+            if tracking { description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey) }
+            container.persistentStoreDescriptions = [description]
+            var loadError: Error?
+            container.loadPersistentStores { _, error in loadError = error }
+            if let loadError { throw loadError }
+            return container
+        }
+        func insertTrip(_ container: NSPersistentContainer, _ name: String) throws {
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                let trip = NSEntityDescription.insertNewObject(forEntityName: "Trip", into: context)
+                for (key, value) in ["name": name, "destination": "Porto", "kind": "leisure"] { trip.setValue(value, forKey: key) }
+                trip.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "startDate")
+                for key in ["budget", "isFavorite", "rating"] { trip.setValue(0 as NSNumber, forKey: key) }
+                try context.save()
+            }
+        }
+        #expect(throws: (any Error).self) { try insertTrip(try open(tracking: false), "Untracked") }
+        try insertTrip(try open(tracking: true), "Coast")
+        let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url)))
+        #expect(try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Alps", "Coast"])
+        let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(history.count == 2)
+    }
+
     @Test("A store written through NSPersistentContainer opens through ModelContainer")
     func coreDataToSwiftData() throws {
         let folder = try TemporaryDirectory()
