@@ -120,9 +120,16 @@ let package = Package(
             path: "Tests/CoreDataTestSupport",
             resources: [.copy("Fixtures")]
         ),
+        // A test-only SQLite file layer that fails, or loses power, at a chosen write, sync,
+        // truncate or delete (issue 17: crash points, a full disk). Linked by tests only.
+        .target(
+            name: "CCoreDataCrashVFS",
+            dependencies: ["CCoreDataSQLite"],
+            path: "Tests/CCoreDataCrashVFS"
+        ),
         .testTarget(
             name: "CoreDataTests",
-            dependencies: ["CoreData", "CoreDataTestSupport"]
+            dependencies: ["CoreData", "CoreDataTestSupport", "CCoreDataCrashVFS"]
         ),
         .testTarget(
             name: "SwiftDataTests",

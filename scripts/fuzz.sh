@@ -5,7 +5,7 @@
 #   fuzz NAME: E executions in S s, C crashes
 # A crash leaves its input in Tests/Fuzz/crashes/NAME-crash-* (commit it: `coredata-fuzz
 # --target=NAME Tests/Fuzz/crashes` replays every one, as CI does) and exits 1.
-# Usage: scripts/fuzz.sh NAME [SECONDS]      (NAME: predicate, model-xml, store, capi; 60 s)
+# Usage: scripts/fuzz.sh NAME [SECONDS]      (NAME: predicate, model-xml, compiled-model, store, capi; 60 s)
 # Environment: FUZZ_SCRATCH, the build folder (default .build-fuzz); FUZZ_SEED, libFuzzer's
 # random seed (default 1); FUZZ_RUNS, a number of inputs to run (SECONDS then only caps the
 # time). With a seed and a number of runs, and Swift's hashing made deterministic, a run tries

@@ -1,6 +1,7 @@
 // coredata-fuzz: the fuzz targets of issue 17, one program. `--target=NAME` picks one:
 //   predicate   NSPredicate(format:) parsing, and re-parsing what the predicate prints
 //   model-xml   Xcode model files (`contents` XML) loaded into a model
+//   compiled-model  compiled models (`.mom` keyed archives) loaded into a model
 //   store       SQLite store files (mutated real stores) opened read-only and read through
 //   capi        sequences of C API calls on an in-memory container, decoded from the input
 // Linked with libFuzzer (scripts/fuzz.sh) it fuzzes; built plainly it replays the files and
@@ -11,7 +12,7 @@ import Foundation
 
 /// The fuzz targets by name: each runs one input and must never crash, whatever the bytes.
 let targets: [(name: String, run: (Data) -> Void)] = [
-    ("predicate", PredicateFuzz.run), ("model-xml", ModelXMLFuzz.run),
+    ("predicate", PredicateFuzz.run), ("model-xml", ModelXMLFuzz.run), ("compiled-model", CompiledModelFuzz.run),
     ("store", StoreFileFuzz.run), ("capi", CAPIFuzz.run),
 ]
 

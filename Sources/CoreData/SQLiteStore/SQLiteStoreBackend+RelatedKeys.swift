@@ -5,10 +5,21 @@ import Foundation
 extension SQLiteStoreBackend {
     /// The member keys of a to-many relationship for many sources, one statement per 500
     /// sources: children by their foreign key, or join-table rows, ordered by source then
-    /// by the relationship's order. What relationship prefetching reads.
+    /// by the relationship's order. What relationship prefetching reads. For a to-one, each
+    /// source's destination (what a batch delete's rules follow).
     func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]] {
+        guard relationship.isToMany else {
+            // A to-one (a batch delete's cascade and nullify rules follow those too): its
+            // destination, one query per source.
+            var result: [Int64: [StoreKey]] = [:]
+            for pk in pks {
+                let keys = try relatedKeys(relationship: relationship, pk: pk)
+                if !keys.isEmpty { result[pk] = keys }
+            }
+            return result
+        }
         let connection = try requireConnection()
-        guard relationship.isToMany, let destination = relationship.destinationEntity,
+        guard let destination = relationship.destinationEntity,
               let destinationTable = schema.tableIndex(for: destination) else { return [:] }
         let destinationName = schema.tables[destinationTable].name
         var result: [Int64: [StoreKey]] = [:]

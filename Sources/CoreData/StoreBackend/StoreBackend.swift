@@ -34,8 +34,9 @@ protocol StoreBackend: AnyObject {
     /// The keys of the objects related to `pk` through a to-many `relationship`, in order
     /// (ordered relationships by position).
     func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey]
-    /// `relatedKeys` for many sources at once (relationship prefetching): source key →
-    /// member keys, in order. Sources without members may be absent.
+    /// `relatedKeys` for many sources at once (relationship prefetching, and a batch
+    /// delete's rules, which follow to-ones too): source key → member keys, in order.
+    /// Sources without members may be absent.
     func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]]
     /// The whole rows of those objects, in the same order, when the store reads them in
     /// one query (so that their faults fire from the row cache); nil to use `relatedKeys`.

@@ -105,6 +105,29 @@ import CoreDataTestSupport
         }
     }
 
+    @Test("One-to-one: deleting attachments clears the notes' attachment; deleting notes cascades to theirs", arguments: allStoreTypes)
+    func oneToOneRules(storeType: String) throws {
+        // Found by the crash-point campaign: a SQLite batch delete followed no to-one, so a
+        // note kept pointing at its deleted attachment.
+        let stack = try TestStack.graph(storeType)
+        for index in 0..<4 {
+            let note = stack.insert("Note", ["title": "n\(index)"])
+            stack.insert(index % 2 == 0 ? "ImageAttachment" : "FileAttachment", ["fileName": "f\(index)", "note": note])
+        }
+        try stack.context.save()
+        let attachments = NSFetchRequest<NSFetchRequestResult>(entityName: "Attachment")
+        attachments.predicate = NSPredicate(format: "fileName IN %@", ["f0", "f1"])
+        _ = try stack.context.execute(NSBatchDeleteRequest(fetchRequest: attachments))
+        #expect(try count(stack, "Note", "attachment == nil") == 2)
+        #expect(try count(stack, "Attachment") == 2)
+        // Note.attachment cascades: deleting the other two notes takes their attachments.
+        let notes = NSFetchRequest<NSFetchRequestResult>(entityName: "Note")
+        notes.predicate = NSPredicate(format: "title IN %@", ["n2", "n3"])
+        _ = try stack.context.execute(NSBatchDeleteRequest(fetchRequest: notes))
+        #expect(try count(stack, "Attachment") == 0)
+        #expect(try count(stack, "Note") == 2)
+    }
+
     @Test("A deny rule or a mandatory to-one inverse refuses the delete, and nothing is deleted", arguments: allStoreTypes)
     func refusals(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: BatchModel.make())

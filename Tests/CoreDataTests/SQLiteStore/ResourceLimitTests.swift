@@ -1,0 +1,240 @@
+import Foundation
+import Testing
+import CoreData
+import CoreDataTestSupport
+
+// Resource limits (issue 17 item 5): a full disk, a store that turns read-only while open,
+// 10 000 open contexts, a blob past SQLite's size limit and a large one under it, and a
+// 100 000-component key path. Each must give a clear error (or work), lose nothing that was
+// saved, and never crash. Each test prints one `resource limit ...` line.
+
+/// Notes with a blob, one entity.
+private let limitModel: NSManagedObjectModel = {
+    let note = entity("Note", [
+        attribute("title", .stringAttributeType), attribute("body", .stringAttributeType),
+        attribute("blob", .binaryDataAttributeType), attribute("number", .integer64AttributeType),
+    ])
+    let next = relationship("next", to: note), previous = relationship("previous", to: note)
+    connect(next, previous)
+    note.properties += [next, previous]
+    let model = NSManagedObjectModel()
+    model.entities = [note]
+    return model
+}()
+
+/// A container over `Limits.sqlite` in `folder`.
+private func limitContainer(_ folder: TemporaryDirectory) throws -> NSPersistentContainer {
+    let container = NSPersistentContainer(name: "Limits", managedObjectModel: limitModel)
+    container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: folder.file("Limits.sqlite"))]
+    var loadError: Error?
+    container.loadPersistentStores { _, error in loadError = error }
+    if let loadError { throw loadError }
+    return container
+}
+
+private func closeStores(_ container: NSPersistentContainer) {
+    let coordinator = container.persistentStoreCoordinator
+    for store in coordinator.persistentStores { try? coordinator.remove(store) }
+}
+
+private func insertNotes(_ count: Int, prefix: String, body: String = "", into context: NSManagedObjectContext) {
+    for index in 0..<count {
+        let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+        note.setValue("\(prefix)\(index)", forKey: "title")
+        note.setValue(body, forKey: "body")
+        note.setValue(index, forKey: "number")
+    }
+}
+
+/// The notes in the store file, counted beside Core Data, and SQLite's integrity check.
+private func fileState(_ folder: TemporaryDirectory) throws -> (notes: Int64, integrity: String) {
+    let database = try RawDatabase(folder.file("Limits.sqlite"))
+    return (try database.scalar("SELECT COUNT(*) FROM ZNOTE") as? Int64 ?? -1,
+            try database.scalar("PRAGMA integrity_check") as? String ?? "")
+}
+
+/// The SQLite result code under a Core Data error.
+private func sqliteCode(_ error: Error) -> Int? {
+    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+    return underlying?.domain == NSSQLiteErrorDomain ? underlying?.code : nil
+}
+
+@Suite struct ResourceLimitTests {
+    @Test("a full disk fails the save with a clear error, keeps the changes, and they save once there is room")
+    func diskFull() throws {
+        let folder = try TemporaryDirectory()
+        let plan = CrashPlan(folder: folder.url)
+        let container = try limitContainer(folder)
+        let context = container.newBackgroundContext()
+        var error: NSError?
+        try context.performAndWait {
+            insertNotes(10, prefix: "kept", into: context)
+            try context.save()
+            plan.arm(.full, at: 1)   // every write from now on: SQLITE_FULL
+            insertNotes(400, prefix: "big", body: String(repeating: "x", count: 2000), into: context)
+            do { try context.save() } catch let failure as NSError { error = failure }
+            #expect(context.hasChanges, "the failed save dropped the context's changes")
+            plan.arm(.count)         // room again
+            try context.save()
+        }
+        let failure = try #require(error, "the save succeeded on a full disk")
+        #expect(failure.domain == NSCocoaErrorDomain)
+        #expect(failure.code == NSPersistentStoreSaveError)
+        #expect(sqliteCode(failure) == 13, "not SQLITE_FULL: \(failure)")
+        #expect(failure.localizedDescription.contains("Limits.sqlite"))
+        closeStores(container)
+        let state = try fileState(folder)
+        #expect(state == (410, "ok"))
+        print("resource limit disk full: save refused (\(failure.domain) \(failure.code), SQLite 13), 0 saved objects lost, retry saved 400")
+    }
+
+    @Test("a store whose file system turns read-only while open fails saves clearly and keeps every saved object")
+    func readOnlyMidRun() throws {
+        let folder = try TemporaryDirectory()
+        let plan = CrashPlan(folder: folder.url)
+        let container = try limitContainer(folder)
+        let context = container.newBackgroundContext()
+        var errors: [NSError] = []
+        try context.performAndWait {
+            insertNotes(20, prefix: "kept", into: context)
+            try context.save()
+            // From here every write, sync, truncate and delete fails (EROFS-like I/O errors).
+            plan.arm(.crash, at: 1)
+            for round in 0..<3 {
+                insertNotes(5, prefix: "round\(round)-", into: context)
+                do { try context.save() } catch let failure as NSError { errors.append(failure) }
+            }
+            // Reading still works, and sees the saved objects only.
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
+            request.predicate = NSPredicate(format: "title BEGINSWITH 'kept'")
+            #expect(try context.count(for: request) == 20)
+        }
+        closeStores(container)
+        try plan.disarm()
+        #expect(errors.count == 3, "a save succeeded on a read-only file system")
+        for error in errors {
+            #expect(error.domain == NSCocoaErrorDomain && error.code == NSPersistentStoreSaveError, "\(error)")
+        }
+        let state = try fileState(folder)
+        #expect(state == (20, "ok"))
+        // Writable again: the store opens and saves.
+        let reopened = try limitContainer(folder)
+        let again = reopened.newBackgroundContext()
+        try again.performAndWait {
+            insertNotes(1, prefix: "later", into: again)
+            try again.save()
+        }
+        closeStores(reopened)
+        #expect(try fileState(folder) == (21, "ok"))
+        print("resource limit read-only mid-run: \(errors.count) saves refused (\(NSCocoaErrorDomain) \(NSPersistentStoreSaveError)), 0 saved objects lost")
+    }
+
+    @Test("10 000 contexts open at once on one coordinator each save an object")
+    func tenThousandContexts() throws {
+        let folder = try TemporaryDirectory()
+        let container = try limitContainer(folder)
+        let contexts = (0..<10_000).map { _ in container.newBackgroundContext() }
+        for (index, context) in contexts.enumerated() {
+            try context.performAndWait {
+                insertNotes(1, prefix: "c\(index)-", into: context)
+                try context.save()
+            }
+        }
+        // Every context still open sees every object.
+        let counts = try [contexts[0], contexts[4_999], contexts[9_999]].map { context in
+            try context.performAndWait { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Note")) }
+        }
+        #expect(counts == [10_000, 10_000, 10_000])
+        closeStores(container)
+        #expect(try fileState(folder) == (10_000, "ok"))
+        print("resource limit 10 000 contexts: 10 000 saves, 10 000 objects read back by each context asked")
+    }
+
+    @Test("a blob past SQLite's length limit is refused with a clear error; a 256 MiB blob round-trips")
+    func hugeBlob() throws {
+        let folder = try TemporaryDirectory()
+        let container = try limitContainer(folder)
+        let context = container.newBackgroundContext()
+        var refusal: NSError?
+        // 1 GiB, never touched (zero pages): SQLite refuses it before copying it
+        // (SQLITE_MAX_LENGTH is 1 000 000 000 bytes, below 1 GiB).
+        try context.performAndWait {
+            insertNotes(1, prefix: "kept", into: context)
+            try context.save()
+            let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            note.setValue("huge", forKey: "title")
+            note.setValue(Data(count: 1 << 30), forKey: "blob")
+            do { try context.save() } catch let failure as NSError { refusal = failure }
+            context.rollback()
+        }
+        let failure = try #require(refusal, "a 1 GiB blob was saved past SQLite's limit")
+        #expect(failure.domain == NSCocoaErrorDomain && failure.code == NSPersistentStoreSaveError, "\(failure)")
+        #expect(sqliteCode(failure) == 18, "not SQLITE_TOOBIG: \(failure)")
+        // A large blob under the limit goes in and comes back byte for byte.
+        let size = 256 << 20
+        var blob = Data(count: size)
+        blob.withUnsafeMutableBytes { bytes in
+            var generator = SplitMix64(seed: 17)
+            let words = bytes.bindMemory(to: UInt64.self)
+            for index in words.indices { words[index] = generator.next() }
+        }
+        try context.performAndWait {
+            let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            note.setValue("large", forKey: "title")
+            note.setValue(blob, forKey: "blob")
+            try context.save()
+            context.reset()
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
+            request.predicate = NSPredicate(format: "title == 'large'")
+            let read = try #require(try context.fetch(request).first?.value(forKey: "blob") as? Data)
+            #expect(read == blob)
+            context.reset()
+        }
+        closeStores(container)
+        #expect(try fileState(folder) == (2, "ok"))
+        print("resource limit blob: 1 GiB refused (SQLite 18, past SQLITE_MAX_LENGTH), 256 MiB saved and read back, 0 lost")
+    }
+
+    @Test("a 100 000-component key path is refused or answered, never a crash")
+    func deepKeyPath() throws {
+        let folder = try TemporaryDirectory()
+        let container = try limitContainer(folder)
+        let context = container.newBackgroundContext()
+        let path = Array(repeating: "next", count: 99_999).joined(separator: ".") + ".title"
+        var outcomes: [String] = []
+        try context.performAndWait {
+            insertNotes(3, prefix: "n", into: context)
+            try context.save()
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
+            let notes = try context.fetch(request)
+            // Key-value coding: a nil on the way answers nil.
+            #expect(notes[0].value(forKeyPath: path) == nil)
+            outcomes.append("value(forKeyPath:) nil")
+            // A predicate: parsed, evaluated in memory, compiled to SQL or refused.
+            let predicate = NSPredicate(format: "\(path) == 'x'")
+            #expect(predicate.evaluate(with: notes[0]) == false)
+            outcomes.append("evaluate false")
+            request.predicate = predicate
+            do {
+                let found = try context.fetch(request)
+                #expect(found.isEmpty)
+                outcomes.append("fetch empty")
+            } catch let failure as NSError {
+                #expect(failure.domain == NSCocoaErrorDomain, "\(failure)")
+                outcomes.append("fetch refused (\(failure.domain) \(failure.code))")
+            }
+            // Sorting by it.
+            let sorted = NSFetchRequest<NSManagedObject>(entityName: "Note")
+            sorted.sortDescriptors = [NSSortDescriptor(key: path, ascending: true)]
+            do {
+                _ = try context.fetch(sorted)
+                outcomes.append("sorted fetch answered")
+            } catch let failure as NSError {
+                outcomes.append("sorted fetch refused (\(failure.domain) \(failure.code))")
+            }
+        }
+        closeStores(container)
+        #expect(try fileState(folder) == (3, "ok"))
+        print("resource limit 100 000-deep key path: \(outcomes.joined(separator: ", ")), no crash")
+    }
+}
