@@ -104,7 +104,6 @@ public let NSPersistentStoreDeferredLightweightMigrationOptionKey = "NSPersisten
 ///
 /// - Note: Apple parity: not written here.
 public let NSPersistentStoreModelVersionChecksumKey = "NSPersistentStoreModelVersionChecksumKey"
-/// A store option carrying an `NSStagedMigrationManager` for Apple's staged migration.
-///
-/// - Note: Apple parity: staged migration is not implemented; the option is ignored.
+/// A store option carrying an `NSStagedMigrationManager`: its stages bring a SQLite store
+/// to the coordinator's model, step by step, before the store opens.
 public let NSPersistentStoreStagedMigrationManagerOptionKey = "NSPersistentStoreStagedMigrationManagerOptionKey"

@@ -50,6 +50,19 @@ extension SQLiteStoreBackend {
                 "Can't find a mapping model to migrate the store at \(url.path): no .xcmappingmodel maps its model "
                     + "to the current one, and mapping inference is off.")
         }
+        try Self.migrateInferred(storeAt: url, metadata: stored, from: sourceModel, to: model, entities: entities,
+                                 busyTimeout: busyTimeout)
+    }
+
+    /// Migrates the store at `url`, whose metadata is `stored`, from `sourceModel` to
+    /// `model` (its `entities`) with an inferred mapping, in SQL: one lightweight step,
+    /// used by automatic migration and by each lightweight step of a staged migration.
+    ///
+    /// - Throws: `NSInferredMappingModelError` (134190) when the mapping can't be
+    ///   inferred, `NSMigrationError` (134110) when the SQL fails; the store is untouched.
+    static func migrateInferred(storeAt url: URL, metadata stored: [String: Any], from sourceModel: NSManagedObjectModel,
+                                to model: NSManagedObjectModel, entities: [NSEntityDescription],
+                                busyTimeout: TimeInterval) throws {
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
         let migration = SQLiteLightweightMigration(
             url: url, sourceModel: sourceModel, destinationModel: model, destinationEntities: entities,
