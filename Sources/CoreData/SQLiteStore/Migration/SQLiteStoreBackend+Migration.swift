@@ -51,7 +51,7 @@ extension SQLiteStoreBackend {
                     + "to the current one, and mapping inference is off.")
         }
         try Self.migrateInferred(storeAt: url, metadata: stored, from: sourceModel, to: model, entities: entities,
-                                 busyTimeout: busyTimeout)
+                                 busyTimeout: busyTimeout, defersIndexes: defersMigrationWork)
     }
 
     /// Migrates the store at `url`, whose metadata is `stored`, from `sourceModel` to
@@ -62,11 +62,12 @@ extension SQLiteStoreBackend {
     ///   inferred, `NSMigrationError` (134110) when the SQL fails; the store is untouched.
     static func migrateInferred(storeAt url: URL, metadata stored: [String: Any], from sourceModel: NSManagedObjectModel,
                                 to model: NSManagedObjectModel, entities: [NSEntityDescription],
-                                busyTimeout: TimeInterval) throws {
+                                busyTimeout: TimeInterval, defersIndexes: Bool = false) throws {
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
-        let migration = SQLiteLightweightMigration(
+        var migration = SQLiteLightweightMigration(
             url: url, sourceModel: sourceModel, destinationModel: model, destinationEntities: entities,
             mapping: mapping, storedMetadata: stored, busyTimeout: busyTimeout)
+        migration.defersIndexes = defersIndexes
         do {
             try migration.run()
         } catch let error as NSError where error.domain == NSCocoaErrorDomain && !(error is SQLiteError) {
@@ -76,6 +77,28 @@ extension SQLiteStoreBackend {
                 NSMigrationError, "The lightweight migration of the store at \(url.path) failed.",
                 url: url, underlying: (error as? SQLiteError)?.nsError ?? error)
         }
+    }
+
+    /// Finishes a deferred lightweight migration: creates the indexes the migration left
+    /// out and removes `NSPersistentStoreDeferredLightweightMigrationOptionKey` from the
+    /// metadata, in one transaction. Does nothing when no migration work is pending.
+    func finishDeferredMigration() throws {
+        guard (metadata[NSPersistentStoreDeferredLightweightMigrationOptionKey] as? NSNumber)?.boolValue == true else { return }
+        let connection = try requireConnection()
+        try checkWritable()
+        // The indexes as a new store of these entities has them (the open store's schema
+        // lists only the indexes its file holds).
+        let designed = SQLiteSchema.design(entities: schema.entitiesByID.sorted { $0.key < $1.key }.map(\.value))
+        try writeFailure {
+            try connection.transaction {
+                for statement in designed.createStatements where statement.hasPrefix("CREATE INDEX ") {
+                    try connection.execute("CREATE INDEX IF NOT EXISTS " + statement.dropFirst("CREATE INDEX ".count))
+                }
+                metadata[NSPersistentStoreDeferredLightweightMigrationOptionKey] = nil
+                try SQLiteMetadata.write(metadata, to: connection)
+            }
+        }
+        storedMetadata = metadata as NSDictionary
     }
 
     /// Where mapping model files are looked for: the main bundle, and the folders that hold
