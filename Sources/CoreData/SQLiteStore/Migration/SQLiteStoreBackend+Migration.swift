@@ -28,6 +28,20 @@ extension SQLiteStoreBackend {
     ///   be inferred, `NSMigrationError` (134110) when the SQL fails. The store is left
     ///   untouched by every failure.
     func migrateIfNeeded(model: NSManagedObjectModel, entities: [NSEntityDescription], infer: Bool) throws {
+        do {
+            try migrateIfNeededUnexplained(model: model, entities: entities, infer: infer)
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain
+            && [NSMigrationMissingSourceModelError, NSMigrationMissingMappingModelError, NSInferredMappingModelError].contains(error.code) {
+            // The dry run's diagnostics, under "migrationReport", as `coredata migrate --dry-run` prints them.
+            guard let plan = try? MigrationDryRun(storeAt: url, model: model) else { throw error }
+            var info = error.userInfo
+            info["migrationReport"] = plan.report
+            if info[MappingInference.problemsKey] == nil, !plan.problems.isEmpty { info[MappingInference.problemsKey] = plan.problems }
+            throw NSError(domain: error.domain, code: error.code, userInfo: info)
+        }
+    }
+
+    private func migrateIfNeededUnexplained(model: NSManagedObjectModel, entities: [NSEntityDescription], infer: Bool) throws {
         let stored = try Self.readMetadata(at: url, options: [NSPersistentStoreTimeoutOption: busyTimeout])
         let theirs = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
         guard SQLiteMetadata.versionHashes(of: entities) != theirs else { return }
