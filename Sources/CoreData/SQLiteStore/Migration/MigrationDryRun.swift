@@ -126,17 +126,23 @@ import Foundation
         }
         var text = "\(mapping.name ?? "?"): \(kind) \(mapping.sourceEntityName ?? "-") -> \(mapping.destinationEntityName ?? "-")"
         var notes: [String] = []
-        for property in (mapping.attributeMappings ?? []) + (mapping.relationshipMappings ?? []) {
+        for property in mapping.attributeMappings ?? [] {
             let name = property.name ?? "?"
             guard let expression = property.valueExpression else {
                 notes.append("\(name) new (default value)")
                 continue
             }
             let format = expression.description
-            if format != "$source.\(name)"
-                && format != "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"\(name)\", $source.\(name))" {
-                notes.append("\(name) = \(format)")
+            if format != MappingInference.sourceValue(name).description { notes.append("\(name) = \(format)") }
+        }
+        for property in mapping.relationshipMappings ?? [] {
+            let name = property.name ?? "?"
+            guard let expression = property.valueExpression else {
+                notes.append("\(name) new")
+                continue
             }
+            let format = expression.description
+            if format != MappingInference.relationshipValue(name).description { notes.append("\(name) = \(format)") }
         }
         if let policy = mapping.entityMigrationPolicyClassName, !policy.isEmpty, policy != "NSEntityMigrationPolicy" {
             notes.append("policy \(policy)")
