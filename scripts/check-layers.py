@@ -64,6 +64,9 @@ FORCED = {
     ("Store", "Migration"): {
         "NSMigrationManager": "NSPersistentStore.migrationManagerClass(); automatic migration runs the manager that class names",
     },
+    ("Migration", "Container"): {
+        "NSPersistentContainer": "NSStagedMigrationManager.container: custom stage handlers reach the store through a container",
+    },
     ("Store", "History"): {
         "NSPersistentHistoryToken": "the coordinator posts NSPersistentStoreRemoteChange with the token under NSPersistentHistoryTokenKey",
     },

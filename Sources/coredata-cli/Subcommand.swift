@@ -30,6 +30,7 @@ enum ExitStatus {
 enum Subcommands {
     static var all: [any Subcommand.Type] {
         [InfoCommand.self, ModelCommand.self, CountCommand.self, QueryCommand.self, ShowCommand.self, HistoryCommand.self,
+         MigrateCommand.self,
          CheckCommand.self, DiffCommand.self, ExportCommand.self, ImportCommand.self]
     }
 

@@ -221,7 +221,8 @@ extension PostgreSQLStoreBackend {
                     if let data = result.data(r, i), data.count == 16 {
                         data.withUnsafeBytes { _ = row.values.setUUID(bytes: $0, at: field.slot) }
                     }
-                case .blob:
+                case .blob, .externalBlob:
+                    // The PostgreSQL store keeps every binary value in its row, unmarked.
                     if let data = result.data(r, i) {
                         data.withUnsafeBytes { _ = row.values.setBlob(bytes: $0, at: field.slot) }
                     }

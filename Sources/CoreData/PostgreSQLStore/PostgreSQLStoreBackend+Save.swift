@@ -237,7 +237,7 @@ extension PostgreSQLStoreBackend {
             case .text:
                 switch kind {
                 case .decimal: values.append(.numeric(value.string))
-                case .blob, .uuid: values.append(.bytes(Data(value.bytes)))
+                case .blob, .externalBlob, .uuid: values.append(.bytes(Data(value.bytes)))
                 default: values.append(.text(value.string))
                 }
             case .blob:

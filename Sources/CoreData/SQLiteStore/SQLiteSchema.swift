@@ -3,6 +3,9 @@ import Foundation
 /// How the values of one column are encoded on disk.
 enum SQLiteValueKind {
     case integer, double, boolean, text, decimal, date, uuid, blob
+    /// A binary attribute that allows external storage: marked inline bytes or a file
+    /// reference (``ExternalDataStorage``).
+    case externalBlob
 
     /// The kind for an attribute, or nil when the attribute has no column.
     init?(_ attribute: NSAttributeDescription) {
@@ -14,7 +17,8 @@ enum SQLiteValueKind {
         case .decimalAttributeType: self = .decimal
         case .dateAttributeType: self = .date
         case .UUIDAttributeType: self = .uuid
-        case .binaryDataAttributeType, .transformableAttributeType: self = .blob
+        case .binaryDataAttributeType: self = attribute.allowsExternalBinaryDataStorage ? .externalBlob : .blob
+        case .transformableAttributeType: self = .blob
         default: return nil
         }
     }
@@ -27,7 +31,7 @@ enum SQLiteValueKind {
         case .decimal: "DECIMAL"
         case .date: "TIMESTAMP"
         case .text: "VARCHAR"
-        case .uuid, .blob: "BLOB"
+        case .uuid, .blob, .externalBlob: "BLOB"
         }
     }
 
@@ -38,7 +42,7 @@ enum SQLiteValueKind {
         case .integer, .boolean: 0
         case .double, .decimal, .date: 1
         case .text: 2
-        case .uuid, .blob: 3
+        case .uuid, .blob, .externalBlob: 3
         }
     }
 }

@@ -129,9 +129,13 @@ extension SQLiteStoreBackend: BatchStoreBackend {
         case .double, .date: return .real(value.double)
         case .text:
             if kind == .decimal, let number = Double(value.string) { return .real(number) }
+            if kind == .externalBlob { return .blob(ExternalDataStorage.inline(value.bytes)) }
             if kind == .blob || kind == .uuid { return .blob(value.data) }
             return .text(value.string)
-        case .blob: return .blob(value.data)
+        case .blob:
+            // Batch requests write no files: an externally storable value goes inline, marked.
+            if kind == .externalBlob { return .blob(ExternalDataStorage.inline(value.bytes)) }
+            return .blob(value.data)
         case .uuid: return .blob(withUnsafeBytes(of: value.uuid.uuid) { Data($0) })
         case .box, .object, .set, .key:
             throw CoreDataError.make(NSPersistentStoreSaveError,

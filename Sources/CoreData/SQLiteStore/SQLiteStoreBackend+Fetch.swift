@@ -323,6 +323,22 @@ extension SQLiteStoreBackend {
                     ? sqlite3_column_blob(statement.handle, i)
                     : sqlite3_column_text(statement.handle, i).map { UnsafeRawPointer($0) }
                 row.setBlob(bytes: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count), at: field.slot)
+            case .externalBlob:
+                let count = Int(sqlite3_column_bytes(statement.handle, i))
+                let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(statement.handle, i), count: count)
+                switch ExternalDataStorage.classify(bytes) {
+                case .inline(let value):
+                    row.setBlob(bytes: value, at: field.slot)
+                case .file(let name):
+                    let data: Data
+                    do {
+                        data = try externalData.read(name)
+                    } catch {
+                        throw corruptRow(table: plan.tableName, pk: pk, column: field.column,
+                                         "names the external data file \(name), which can't be read in \(externalData.folder.path)")
+                    }
+                    _ = data.withUnsafeBytes { row.setBlob(bytes: $0, at: field.slot) }
+                }
             }
         }
     }

@@ -68,6 +68,8 @@ extension SQLiteStoreBackend {
         }
         let journal = path + "-journal"
         if fileManager.fileExists(atPath: journal) { try? fileManager.removeItem(atPath: journal) }
+        // An empty store references no external data.
+        try? fileManager.removeItem(at: ExternalDataStorage(storeURL: url).folder)
     }
 
     /// Deletes a store's database, `-wal`, `-shm` and `-journal` files (after emptying the
@@ -86,6 +88,7 @@ extension SQLiteStoreBackend {
                     url: url, underlying: error)
             }
         }
+        try? fileManager.removeItem(at: ExternalDataStorage(storeURL: url).supportFolder)
     }
 
     /// Replaces the metadata of the SQLite store at `url` without adding it. Its type, and
@@ -130,6 +133,7 @@ extension SQLiteStoreBackend {
             let to = try SQLiteConnection(path: destination.path, busyTimeout: busyTimeout)
             try to.restore(from: from)
             _ = try to.scalarString("PRAGMA journal_mode = WAL")
+            try ExternalDataStorage.copyFolder(from: source, to: destination)
         } catch let error as NSError where error.domain == NSCocoaErrorDomain && !(error is SQLiteError) {
             throw error
         } catch {

@@ -45,6 +45,15 @@ extension SQLiteStoreBackend {
     func save(_ changes: StoreChanges) throws {
         let connection = try requireConnection()
         try checkWritable()
+        externalFilesWritten = []
+        externalFilesReplaced = []
+        defer {
+            // Whatever the outcome, the files of the values the store no longer references:
+            // the replaced ones after a commit, the new ones after a rollback.
+            externalData.remove(externalFilesWritten)
+            externalFilesWritten = []
+            externalFilesReplaced = []
+        }
         try writeFailure {
             try connection.transaction {
                 var conflicts: [StoreConflict.Row] = []
@@ -73,6 +82,8 @@ extension SQLiteStoreBackend {
                 }
             }
         }
+        // Committed: the new files stay, the replaced ones go (in the defer above).
+        externalFilesWritten = externalFilesReplaced
         storedMetadata = metadata as NSDictionary
     }
 
@@ -154,6 +165,9 @@ extension SQLiteStoreBackend {
             sql = "UPDATE \(plan.tableName) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
             writeSQL[key] = sql
         }
+        if plan.hasExternalData {
+            try noteExternalFiles(of: fields, table: plan.tableName, pk: write.pk, on: connection)
+        }
         let statement = try connection.cached(sql)
         var index: Int32 = 1
         for field in fields {
@@ -172,6 +186,9 @@ extension SQLiteStoreBackend {
     /// the conflict when the row is gone or at another version.
     private func delete(_ delete: StoreChanges.Delete, on connection: SQLiteConnection) throws -> StoreConflict.Row? {
         let plan = try plan(for: delete.entity)
+        if plan.hasExternalData {
+            try noteExternalFiles(of: plan.fields, table: plan.tableName, pk: delete.pk, on: connection)
+        }
         let statement = try connection.cached("DELETE FROM \(plan.tableName) WHERE Z_PK = ? AND Z_OPT = ?")
         try statement.bind(1, delete.pk)
         try statement.bind(2, delete.expectedVersion)
@@ -286,20 +303,53 @@ extension SQLiteStoreBackend {
                     return
                 }
             }
-            if kind == .blob || kind == .uuid {
+            if kind == .externalBlob {
+                try bindExternal(bytes, to: statement, at: index)
+            } else if kind == .blob || kind == .uuid {
                 try statement.bindBlob(index, bytes.baseAddress, count: bytes.count)
             } else {
                 try statement.bindText(index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), count: bytes.count)
             }
         case .blob:
             let bytes = value.bytes
-            try statement.bindBlob(index, bytes.baseAddress, count: bytes.count)
+            if kind == .externalBlob {
+                try bindExternal(bytes, to: statement, at: index)
+            } else {
+                try statement.bindBlob(index, bytes.baseAddress, count: bytes.count)
+            }
         case .uuid:
             try withUnsafeBytes(of: value.uuid.uuid) { try statement.bindBlob(index, $0.baseAddress, count: 16) }
         case .box:
             throw badValue(field, row, "a boxed (transformable) value reached the store unconverted; the object layer must transform it to Data first")
         case .null, .object, .set, .key:
             throw badValue(field, row, "a value of runtime type \(value.type) cannot be stored in a column")
+        }
+    }
+
+    /// Binds a binary value that may be stored externally: marked inline, or written to a
+    /// new file that the save removes again if it fails.
+    private func bindExternal(_ bytes: UnsafeRawBufferPointer, to statement: SQLiteStatement, at index: Int32) throws {
+        let (column, file) = try externalData.encode(bytes)
+        if let file { externalFilesWritten.append(file) }
+        try column.withUnsafeBytes { try statement.bindBlob(index, $0.baseAddress, count: $0.count) }
+    }
+
+    /// Notes the external files the columns `fields` of row `pk` reference now, to remove
+    /// them once the save that replaces or deletes them commits.
+    private func noteExternalFiles(of fields: [Field], table: String, pk: Int64, on connection: SQLiteConnection) throws {
+        let columns = fields.compactMap { field -> String? in
+            if case .value(.externalBlob) = field.kind { return field.column }
+            return nil
+        }
+        guard !columns.isEmpty else { return }
+        let statement = try connection.cached("SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?")
+        try statement.bind(1, pk)
+        defer { statement.reset() }
+        guard try statement.step() else { return }
+        for i in 0..<Int32(columns.count) {
+            if let data = statement.data(i), let name = ExternalDataStorage.referencedFile(data) {
+                externalFilesReplaced.append(name)
+            }
         }
     }
 

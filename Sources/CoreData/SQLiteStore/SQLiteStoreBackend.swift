@@ -47,9 +47,17 @@ final class SQLiteStoreBackend: StoreBackend {
     let pragmas: [String: String]
     /// `NSMigratePersistentStoresAutomaticallyOption` and `NSInferMappingModelAutomaticallyOption`.
     let migration: (migrate: Bool, infer: Bool)
+    /// `NSPersistentStoreDeferredLightweightMigrationOptionKey`: a lightweight migration
+    /// leaves its index building for `finishDeferredLightweightMigration()`.
+    let defersMigrationWork: Bool
     /// Runs a migration with a mapping model (an `NSMigrationManager`, set by the
     /// coordinator that adds the store; nil leaves only lightweight migration).
     var mappingMigration: MappingMigration?
+    /// External data files written by the running save (removed if it fails).
+    var externalFilesWritten: [String] = []
+    /// External data files whose values the running save replaces or deletes (removed when
+    /// it commits).
+    var externalFilesReplaced: [String] = []
 
     var connection: SQLiteConnection?
     var schema = SQLiteSchema()
@@ -99,8 +107,14 @@ final class SQLiteStoreBackend: StoreBackend {
         let fieldBySlot: [Int32: Int]
         /// `fields` as plain values, for decoding rows without reference counting.
         let decodeOps: [DecodeOp]
+        /// Whether a field is a binary attribute that allows external storage.
+        let hasExternalData: Bool
 
         init(entity: NSEntityDescription, table: Int, tableName: String, fields: [Field], fieldBySlot: [Int32: Int]) {
+            self.hasExternalData = fields.contains {
+                if case .value(.externalBlob) = $0.kind { return true }
+                return false
+            }
             self.entity = entity
             self.table = table
             self.tableName = tableName
@@ -145,6 +159,8 @@ final class SQLiteStoreBackend: StoreBackend {
         }
         self.pragmas = pragmas
         self.migration = Self.migrationOptions(options)
+        let deferred = options[NSPersistentStoreDeferredLightweightMigrationOptionKey]
+        self.defersMigrationWork = (deferred as? NSNumber)?.boolValue ?? (deferred as? Bool) ?? false
     }
 
     deinit { close() }

@@ -113,6 +113,7 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
         // for the model), but it is not one of the coordinator's stores until it loaded.
         store.persistentStoreCoordinator = self
         do {
+            try runStagedMigration(for: store, options: options)
             try store.backend.load(model: managedObjectModel, entities: entities)
         } catch {
             store.persistentStoreCoordinator = nil
@@ -130,6 +131,21 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
         persistentStores.append(store)
         store.didAdd(to: self)
         return store
+    }
+
+    /// Runs the staged migration an `NSPersistentStoreStagedMigrationManagerOptionKey`
+    /// option carries, on a SQLite store that exists, before the store opens (automatic
+    /// migration then finishes whatever the stages leave).
+    private func runStagedMigration(for store: NSPersistentStore, options: [AnyHashable: Any]?) throws {
+        guard let options, let value = options[NSPersistentStoreStagedMigrationManagerOptionKey] else { return }
+        guard let staged = value as? any StagedStoreMigration else {
+            throw CoreDataError.make(
+                NSMigrationError,
+                "The NSPersistentStoreStagedMigrationManagerOptionKey option holds \(type(of: value)), not an NSStagedMigrationManager.")
+        }
+        guard let backend = store.backend as? SQLiteStoreBackend, !SQLiteStoreBackend.isInMemoryPath(backend.url),
+              FileManager.default.fileExists(atPath: backend.url.path), !backend.isReadOnly else { return }
+        try staged.migrateStore(at: backend.url, options: options, toModel: managedObjectModel)
     }
 
     /// A new, unloaded store of a type.

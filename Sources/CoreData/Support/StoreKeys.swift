@@ -114,16 +114,19 @@ public let NSBinaryStoreSecureDecodingClasses = "NSBinaryStoreSecureDecodingClas
 ///
 /// - Note: Apple parity: the binary store is not implemented (see ``NSBinaryStoreType``).
 public let NSBinaryStoreInsecureDecodingCompatibilityOption = "NSBinaryStoreInsecureDecodingCompatibilityOption"
-/// A store option, and a metadata key, for Apple's deferred lightweight migration.
+/// A store option, and a metadata key, for deferred lightweight migration: with the option
+/// true, a lightweight migration of a SQLite store leaves building the store's indexes for
+/// `NSPersistentStoreCoordinator.finishDeferredLightweightMigration()`, and the store's
+/// metadata holds this key (true) until then.
 ///
-/// - Note: Apple parity: accepted and ignored; migrations here are never deferred.
+/// - Note: Apple parity: Apple also defers dropping old columns and tables; here the
+///   migration writes a new file without them, so only index building is left to do.
 public let NSPersistentStoreDeferredLightweightMigrationOptionKey = "NSPersistentStoreDeferredLightweightMigrationOptionKey"
 /// In a store's metadata on Apple's platforms: the version checksum of the model the store was
 /// written with.
 ///
 /// - Note: Apple parity: not written here.
 public let NSPersistentStoreModelVersionChecksumKey = "NSPersistentStoreModelVersionChecksumKey"
-/// A store option carrying an `NSStagedMigrationManager` for Apple's staged migration.
-///
-/// - Note: Apple parity: staged migration is not implemented; the option is ignored.
+/// A store option carrying an `NSStagedMigrationManager`: its stages bring a SQLite store
+/// to the coordinator's model, step by step, before the store opens.
 public let NSPersistentStoreStagedMigrationManagerOptionKey = "NSPersistentStoreStagedMigrationManagerOptionKey"

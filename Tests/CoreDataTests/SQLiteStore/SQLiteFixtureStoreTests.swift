@@ -24,6 +24,10 @@ import CoreDataTestSupport
                 let data = raw as! Data
                 return .uuid(data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
             case .blob: return .blob(raw as! Data)
+            case .externalBlob:
+                // Apple's marker byte (0x01) in front of a value kept in the row.
+                let data = raw as! Data
+                return .blob(data.first == 1 ? data.dropFirst() : data)
             case .decimal: return nil
             }
         }

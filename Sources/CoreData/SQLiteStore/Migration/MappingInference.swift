@@ -9,6 +9,21 @@ import Foundation
 struct MappingInference {
     let source: NSManagedObjectModel
     let destination: NSManagedObjectModel
+    /// Every reason found so far why the mapping can't be inferred.
+    private let problemLog = Problems()
+
+    /// The userInfo key of a 134190 error listing every reason (strings naming entity and
+    /// property), not only the first one, which the error's description gives.
+    static let problemsKey = "problems"
+
+    private final class Problems {
+        var errors: [NSError] = []
+    }
+
+    init(source: NSManagedObjectModel, destination: NSManagedObjectModel) {
+        self.source = source
+        self.destination = destination
+    }
 
     func infer() throws -> NSMappingModel {
         var mappings: [NSEntityMapping] = []
@@ -24,12 +39,17 @@ struct MappingInference {
         }
         let entityMap = Dictionary(pairs.map { (ObjectIdentifier($0.0), $0.1) }, uniquingKeysWith: { a, _ in a })
         for (origin, target) in pairs {
-            mappings.append(try entityMapping(from: origin, to: target, entityMap: entityMap))
+            mappings.append(entityMapping(from: origin, to: target, entityMap: entityMap))
         }
         for origin in ModelFreezer.storeOrder(source.entities) where !used.contains(ObjectIdentifier(origin)) {
             mappings.append(NSEntityMapping(type: .removeEntityMappingType, source: origin, destination: nil))
         }
-        try checkHierarchies(pairs)
+        checkHierarchies(pairs)
+        if let first = problemLog.errors.first {
+            var info = first.userInfo
+            info[Self.problemsKey] = problemLog.errors.map(\.localizedDescription)
+            throw NSError(domain: first.domain, code: first.code, userInfo: info)
+        }
         return NSMappingModel(entityMappings: mappings)
     }
 
@@ -80,14 +100,14 @@ struct MappingInference {
     private func entityMapping(
         from origin: NSEntityDescription, to target: NSEntityDescription,
         entityMap: [ObjectIdentifier: NSEntityDescription]
-    ) throws -> NSEntityMapping {
+    ) -> NSEntityMapping {
         let candidates = Array(origin.properties)
         var attributes: [NSPropertyMapping] = []
         var relationships: [NSPropertyMapping] = []
         for property in target.properties where !property.isTransient {
             let found = Self.match(property, among: candidates)
             if let attribute = property as? NSAttributeDescription {
-                try check(attribute, from: found as? NSAttributeDescription, in: target)
+                check(attribute, from: found as? NSAttributeDescription, in: target)
                 attributes.append(NSPropertyMapping(name: property.name, sourcePropertyName: found?.name,
                                                     valueExpression: found.map { Self.sourceValue($0.name) }))
             } else if let relationship = property as? NSRelationshipDescription {
@@ -96,8 +116,8 @@ struct MappingInference {
                    entityMap[ObjectIdentifier(oldDestination)] !== relationship.destinationEntity {
                     // A relationship to a different entity is a new relationship for Apple
                     // only when the old destination disappeared; otherwise it can't be inferred.
-                    guard entityMap[ObjectIdentifier(oldDestination)] == nil else {
-                        throw Self.error(target, property, "its destination changed from \(oldDestination.name ?? "?") to \(relationship.destinationEntity?.name ?? "?")")
+                    if entityMap[ObjectIdentifier(oldDestination)] != nil {
+                        problemLog.errors.append(Self.error(target, property, "its destination changed from \(oldDestination.name ?? "?") to \(relationship.destinationEntity?.name ?? "?")"))
                     }
                     sourceName = nil
                 }
@@ -111,20 +131,20 @@ struct MappingInference {
                                attributes: attributes, relationships: relationships)
     }
 
-    /// Throws when an attribute's value cannot be inferred.
-    private func check(_ attribute: NSAttributeDescription, from old: NSAttributeDescription?, in entity: NSEntityDescription) throws {
+    /// Notes why an attribute's value cannot be inferred, if it can't.
+    private func check(_ attribute: NSAttributeDescription, from old: NSAttributeDescription?, in entity: NSEntityDescription) {
         let hasDefault = attribute.defaultValue != nil
         guard let old else {
             if !attribute.isOptional && !hasDefault {
-                throw Self.error(entity, attribute, "it is a new non-optional attribute without a default value")
+                problemLog.errors.append(Self.error(entity, attribute, "it is a new non-optional attribute without a default value"))
             }
             return
         }
         if old.isOptional && !attribute.isOptional && !hasDefault {
-            throw Self.error(entity, attribute, "it became non-optional without a default value")
+            problemLog.errors.append(Self.error(entity, attribute, "it became non-optional without a default value"))
         }
-        guard Self.compatible(old.attributeType, attribute.attributeType) else {
-            throw Self.error(entity, attribute, "its type changed from \(ModelLoader.typeName(old.attributeType)) to \(ModelLoader.typeName(attribute.attributeType))")
+        if !Self.compatible(old.attributeType, attribute.attributeType) {
+            problemLog.errors.append(Self.error(entity, attribute, "its type changed from \(ModelLoader.typeName(old.attributeType)) to \(ModelLoader.typeName(attribute.attributeType))"))
         }
     }
 
@@ -139,17 +159,17 @@ struct MappingInference {
 
     /// Two source hierarchies cannot become one destination hierarchy (their primary
     /// keys would collide).
-    private func checkHierarchies(_ pairs: [(NSEntityDescription, NSEntityDescription)]) throws {
+    private func checkHierarchies(_ pairs: [(NSEntityDescription, NSEntityDescription)]) {
         var rootsByDestinationRoot: [ObjectIdentifier: (NSEntityDescription, Set<ObjectIdentifier>)] = [:]
         for (origin, target) in pairs {
             let root = Self.root(of: target)
             rootsByDestinationRoot[ObjectIdentifier(root), default: (root, [])].1.insert(ObjectIdentifier(Self.root(of: origin)))
         }
         for (root, roots) in rootsByDestinationRoot.values where roots.count > 1 {
-            throw CoreDataError.make(
+            problemLog.errors.append(CoreDataError.make(
                 NSInferredMappingModelError,
                 "Can't infer a mapping model: the hierarchy of \(root.name ?? "?") merges entities from \(roots.count) source hierarchies.",
-                userInfo: ["entity": root.name ?? ""])
+                userInfo: ["entity": root.name ?? ""]))
         }
     }
 

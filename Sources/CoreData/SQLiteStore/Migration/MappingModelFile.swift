@@ -70,6 +70,12 @@ enum MappingModelFile {
     /// match are skipped.
     static func find(in directories: [URL], source: NSManagedObjectModel,
                      destination: NSManagedObjectModel) -> NSMappingModel? {
+        locate(in: directories, source: source, destination: destination)?.1
+    }
+
+    /// ``find(in:source:destination:)``, with the file the mapping model was read from.
+    static func locate(in directories: [URL], source: NSManagedObjectModel,
+                       destination: NSManagedObjectModel) -> (URL, NSMappingModel)? {
         for url in files(in: directories) {
             guard let contents = try? parse(url) else { continue }
             // A file whose recorded models can be read must have been made for these two.
@@ -79,7 +85,7 @@ enum MappingModelFile {
                recorded.entityVersionHashesByName != destination.entityVersionHashesByName { continue }
             guard let mapping = try? build(contents, source: source, destination: destination),
                   mapping.matches(source: source, destination: destination) else { continue }
-            return mapping
+            return (url, mapping)
         }
         return nil
     }

@@ -10,6 +10,9 @@ struct MigrationSQL {
     let source: SQLiteSchema
     let destination: SQLiteSchema
     let mapping: NSMappingModel
+    /// The store's external data folder (``ExternalDataStorage/folder``), for values that
+    /// stop allowing external storage.
+    var externalFolder = ""
 
     // MARK: - Entity rows
 
@@ -56,8 +59,18 @@ struct MigrationSQL {
         let fallback = Self.literal(attribute.defaultValue, kind: SQLiteValueKind(attribute))
         guard let old = sourceProperty(of: attribute, in: entity),
               let column = source.attributeColumns[ObjectIdentifier(old)] else { return fallback }
-        if !attribute.isOptional && fallback != "NULL" { return "COALESCE(s.\(column), \(fallback))" }
-        return "s.\(column)"
+        var current = "s.\(column)"
+        // A binary attribute that starts or stops allowing external storage: mark the
+        // values, or read them back inline (files included).
+        let before = (old as? NSAttributeDescription).flatMap(SQLiteValueKind.init)
+        let after = SQLiteValueKind(attribute)
+        if before == .blob && after == .externalBlob {
+            current = "cd_external_mark(\(current))"
+        } else if before == .externalBlob && after != .externalBlob {
+            current = "cd_external_value(\(current), \(SQLiteLightweightMigration.literal(externalFolder)))"
+        }
+        if !attribute.isOptional && fallback != "NULL" { return "COALESCE(\(current), \(fallback))" }
+        return current
     }
 
     /// The foreign key of a to-one relationship and the source entity its members are
@@ -250,6 +263,8 @@ struct MigrationSQL {
             return blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
         case .blob:
             return (value as? Data).map(blob) ?? "NULL"
+        case .externalBlob:
+            return (value as? Data).map { data in data.withUnsafeBytes { blob(ExternalDataStorage.inline($0)) } } ?? "NULL"
         }
     }
 

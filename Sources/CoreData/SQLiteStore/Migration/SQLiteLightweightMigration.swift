@@ -24,6 +24,9 @@ struct SQLiteLightweightMigration {
     let storedMetadata: [String: Any]
     /// How long to wait for another connection's lock (`NSPersistentStoreTimeoutOption`).
     let busyTimeout: TimeInterval
+    /// `NSPersistentStoreDeferredLightweightMigrationOptionKey`: the secondary (non-unique)
+    /// indexes are left for `finishDeferredLightweightMigration()`, and the metadata says so.
+    var defersIndexes = false
 
     /// Metadata keys Core Data writes itself; every other key belongs to the app and is kept.
     static let frameworkKeys: Set<String> = [
@@ -62,9 +65,13 @@ struct SQLiteLightweightMigration {
             model: destinationModel, entities: destinationEntities,
             uuid: storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString)
         for (key, value) in storedMetadata where !Self.frameworkKeys.contains(key) { metadata[key] = value }
-        let sql = MigrationSQL(source: source, destination: destination, mapping: mapping)
+        if defersIndexes { metadata[NSPersistentStoreDeferredLightweightMigrationOptionKey] = true }
+        var sql = MigrationSQL(source: source, destination: destination, mapping: mapping)
+        sql.externalFolder = ExternalDataStorage(storeURL: url).folder.path
+        try ExternalDataStorage.registerMigrationFunctions(on: connection)
         try connection.transaction {
-            for statement in SQLiteMetadata.createStatements + destination.createStatements {
+            for statement in SQLiteMetadata.createStatements + destination.createStatements
+            where !(defersIndexes && statement.hasPrefix("CREATE INDEX ")) {
                 try connection.execute(statement)
             }
             try SQLiteMetadata.insertPrimaryKeyRows(destination.entitiesByID, into: connection)

@@ -28,6 +28,20 @@ extension SQLiteStoreBackend {
     ///   be inferred, `NSMigrationError` (134110) when the SQL fails. The store is left
     ///   untouched by every failure.
     func migrateIfNeeded(model: NSManagedObjectModel, entities: [NSEntityDescription], infer: Bool) throws {
+        do {
+            try migrateIfNeededUnexplained(model: model, entities: entities, infer: infer)
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain
+            && [NSMigrationMissingSourceModelError, NSMigrationMissingMappingModelError, NSInferredMappingModelError].contains(error.code) {
+            // The dry run's diagnostics, under "migrationReport", as `coredata migrate --dry-run` prints them.
+            guard let plan = try? MigrationDryRun(storeAt: url, model: model) else { throw error }
+            var info = error.userInfo
+            info["migrationReport"] = plan.report
+            if info[MappingInference.problemsKey] == nil, !plan.problems.isEmpty { info[MappingInference.problemsKey] = plan.problems }
+            throw NSError(domain: error.domain, code: error.code, userInfo: info)
+        }
+    }
+
+    private func migrateIfNeededUnexplained(model: NSManagedObjectModel, entities: [NSEntityDescription], infer: Bool) throws {
         let stored = try Self.readMetadata(at: url, options: [NSPersistentStoreTimeoutOption: busyTimeout])
         let theirs = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
         guard SQLiteMetadata.versionHashes(of: entities) != theirs else { return }
@@ -50,10 +64,24 @@ extension SQLiteStoreBackend {
                 "Can't find a mapping model to migrate the store at \(url.path): no .xcmappingmodel maps its model "
                     + "to the current one, and mapping inference is off.")
         }
+        try Self.migrateInferred(storeAt: url, metadata: stored, from: sourceModel, to: model, entities: entities,
+                                 busyTimeout: busyTimeout, defersIndexes: defersMigrationWork)
+    }
+
+    /// Migrates the store at `url`, whose metadata is `stored`, from `sourceModel` to
+    /// `model` (its `entities`) with an inferred mapping, in SQL: one lightweight step,
+    /// used by automatic migration and by each lightweight step of a staged migration.
+    ///
+    /// - Throws: `NSInferredMappingModelError` (134190) when the mapping can't be
+    ///   inferred, `NSMigrationError` (134110) when the SQL fails; the store is untouched.
+    static func migrateInferred(storeAt url: URL, metadata stored: [String: Any], from sourceModel: NSManagedObjectModel,
+                                to model: NSManagedObjectModel, entities: [NSEntityDescription],
+                                busyTimeout: TimeInterval, defersIndexes: Bool = false) throws {
         let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
-        let migration = SQLiteLightweightMigration(
+        var migration = SQLiteLightweightMigration(
             url: url, sourceModel: sourceModel, destinationModel: model, destinationEntities: entities,
             mapping: mapping, storedMetadata: stored, busyTimeout: busyTimeout)
+        migration.defersIndexes = defersIndexes
         do {
             try migration.run()
         } catch let error as NSError where error.domain == NSCocoaErrorDomain && !(error is SQLiteError) {
@@ -63,6 +91,28 @@ extension SQLiteStoreBackend {
                 NSMigrationError, "The lightweight migration of the store at \(url.path) failed.",
                 url: url, underlying: (error as? SQLiteError)?.nsError ?? error)
         }
+    }
+
+    /// Finishes a deferred lightweight migration: creates the indexes the migration left
+    /// out and removes `NSPersistentStoreDeferredLightweightMigrationOptionKey` from the
+    /// metadata, in one transaction. Does nothing when no migration work is pending.
+    func finishDeferredMigration() throws {
+        guard (metadata[NSPersistentStoreDeferredLightweightMigrationOptionKey] as? NSNumber)?.boolValue == true else { return }
+        let connection = try requireConnection()
+        try checkWritable()
+        // The indexes as a new store of these entities has them (the open store's schema
+        // lists only the indexes its file holds).
+        let designed = SQLiteSchema.design(entities: schema.entitiesByID.sorted { $0.key < $1.key }.map(\.value))
+        try writeFailure {
+            try connection.transaction {
+                for statement in designed.createStatements where statement.hasPrefix("CREATE INDEX ") {
+                    try connection.execute("CREATE INDEX IF NOT EXISTS " + statement.dropFirst("CREATE INDEX ".count))
+                }
+                metadata[NSPersistentStoreDeferredLightweightMigrationOptionKey] = nil
+                try SQLiteMetadata.write(metadata, to: connection)
+            }
+        }
+        storedMetadata = metadata as NSDictionary
     }
 
     /// Where mapping model files are looked for: the main bundle, and the folders that hold
