@@ -16,8 +16,15 @@ extension NSPersistentStoreCoordinator {
         defer { stateLock.unlock() }
         guard !rowCache.isEmpty else { return }
         var held: [(RowCacheKey, StoreRow)] = []
-        for index in rowCache.indices where !isKnownUniquelyReferenced(&rowCache.values[index]) {
-            held.append((rowCache.keys[index], rowCache.values[index]))
+        // Walks the indices one by one: `rowCache.indices` would hold a second reference to
+        // the storage, so the first in-place access would copy it (and every row would look
+        // shared).
+        var index = rowCache.startIndex
+        while index != rowCache.endIndex {
+            if !isKnownUniquelyReferenced(&rowCache.values[index]) {
+                held.append((rowCache.keys[index], rowCache.values[index]))
+            }
+            rowCache.formIndex(after: &index)
         }
         guard held.count < rowCache.count else { return }
         rowCache = Dictionary(uniqueKeysWithValues: held)

@@ -40,10 +40,11 @@ import CoreDataTestSupport
         let id = try savedAndRead(stack)
         try renameBehindTheBack(stack, to: "Oat milk")
         let context = stack.context
-        try context.performAndWait {
+        let name = try context.performAndWait {
             context.reset()
-            #expect(try context.existingObject(with: id).value(forKey: "name") as? String == "Oat milk")
+            return try context.existingObject(with: id).value(forKey: "name") as? String
         }
+        #expect(name == "Oat milk")
     }
 
     @Test("reset() keeps the rows another context's objects still hold")
@@ -51,19 +52,17 @@ import CoreDataTestSupport
         let stack = try TestStack(storeType: NSSQLiteStoreType)
         let id = try savedAndRead(stack)
         let holder = stack.newContext()
-        let held = try holder.performAndWait {
-            let object = try holder.existingObject(with: id)
-            #expect(object.value(forKey: "name") as? String == "Milk")
-            return object
-        }
+        let held = try holder.performAndWait { try holder.existingObject(with: id) }
+        #expect(holder.performAndWait { held.value(forKey: "name") as? String } == "Milk")
         try renameBehindTheBack(stack, to: "Oat milk")
         // The other context still holds its object (and its snapshot): the shared row stays,
         // so a new fault for it in a reset context fires from the cache without a store read.
         let context = stack.context
-        try context.performAndWait {
+        let name = try context.performAndWait {
             context.reset()
-            #expect(try context.existingObject(with: id).value(forKey: "name") as? String == "Milk")
+            return try context.existingObject(with: id).value(forKey: "name") as? String
         }
+        #expect(name == "Milk")
         withExtendedLifetime(held) {}
     }
 }
