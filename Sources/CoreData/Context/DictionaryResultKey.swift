@@ -49,10 +49,12 @@ final class DictionaryResultKey: NSString {
     /// Immutable: a copy is the key itself (each row's dictionary copies its keys).
     override func copy(with zone: NSZone? = nil) -> Any { self }
 
+    /// Equal to strings with the same characters (one existential cast, as `NSString`'s own
+    /// `isEqual(_:)` makes: every lookup of a row's value by a string comes through here).
     override func isEqual(_ object: Any?) -> Bool {
-        if let other = object as? DictionaryResultKey { return other === self || other.text == text }
-        if let other = object as? NSString { return other.isEqual(to: text) }
-        if let other = object as? String { return other == text }
-        return false
+        guard let other = object as? NSString else { return (object as? String) == text }
+        if other === self { return true }
+        if let key = other as? DictionaryResultKey { return key.text == text }
+        return other.isEqual(to: text)
     }
 }
