@@ -65,7 +65,7 @@ extension NSManagedObject {
     func differsFromCommitted(_ property: NSPropertyDescription) -> Bool {
         let slot = property.slot
         guard storage.isDirty(at: slot) else { return false }
-        if !invalidValues.isEmpty, invalidValues[slot] != nil { return true }
+        if invalidValues[slot] != nil { return true }
         guard let row = committedRow else {
             // Inserted: every value that is set counts.
             return !storage.value(at: slot).isNull

@@ -192,8 +192,7 @@ extension NSManagedObject {
 
     /// Reads a slot as a Swift value (no fault firing, no notifications).
     func primitiveValue(atSlot slot: Int32, property: NSPropertyDescription) -> Any? {
-        // Checked for emptiness first: a lookup in an empty dictionary still hashes the key.
-        if !invalidValues.isEmpty, let invalid = invalidValues[slot] { return invalid }
+        if let invalid = invalidValues[slot] { return invalid }
         switch property {
         case let attribute as NSAttributeDescription:
             return attribute.swiftValue(of: storage.value(at: slot))
