@@ -55,10 +55,17 @@ let package = Package(
             path: "CModules/CCoreDataZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // The system libpq, PostgreSQL's C client: the PostgreSQL store's connection (a
+        // synchronous client, as the coordinator's store calls are synchronous).
+        .systemLibrary(
+            name: "CCoreDataLibPQ",
+            path: "CModules/CCoreDataLibPQ",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // The Core Data API, with Apple's names.
         .target(
             name: "CoreData",
-            dependencies: ["CCoreDataRuntime", "CCoreDataSQLite", "CCoreDataZlib"]
+            dependencies: ["CCoreDataRuntime", "CCoreDataSQLite", "CCoreDataZlib", "CCoreDataLibPQ"]
         ),
         // The public C header, as a module so that CoreDataC's `@c @implementation`
         // functions are checked against its prototypes (the header drift check).
@@ -111,7 +118,7 @@ let package = Package(
         // temporary folders removed when released, model builders and stacks.
         .target(
             name: "CoreDataTestSupport",
-            dependencies: ["CoreData", "CCoreDataSQLite"],
+            dependencies: ["CoreData", "CCoreDataSQLite", "CCoreDataLibPQ"],
             path: "Tests/CoreDataTestSupport",
             resources: [.copy("Fixtures")]
         ),

@@ -354,14 +354,19 @@ CD_API void cd_blob_free(void *blob);
  * Opens a persistent container: loads the model and adds one store.
  * @param[out] out receives the container (+1), to release with cd_container_release()
  * @param model_path a `.xcdatamodeld` bundle or `.xcdatamodel` directory; the container's
- *        name is its base name
- * @param store_path the SQLite store file (created, with its directory, if missing); may
- *        be NULL with #CD_OPEN_IN_MEMORY
+ *        name is its base name. NULL opens an existing SQLite store with the model cached
+ *        inside it (the one that wrote it, as Apple's Core Data caches it): for tools
+ *        that inspect a store without its app; the container's name is the store's base name
+ * @param store_path the SQLite store file (created, with its directory, if missing), or a
+ *        `postgresql://` URI (libpq's form) for a PostgreSQL store, whose tables are created
+ *        in that database if missing; may be NULL with #CD_OPEN_IN_MEMORY
  * @param flags a combination of cd_open_flags
- * @return #CD_OK; #CD_MISUSE for a NULL argument, an empty path, unknown flags or
- *         #CD_OPEN_READ_ONLY with #CD_OPEN_IN_MEMORY; #CD_TYPE for a path that is not
- *         UTF-8; 260 or 259 for a missing or malformed model; a store error such as
- *         #CD_STORE_OPEN, #CD_STORE_INCOMPATIBLE_VERSION_HASH or #CD_MIGRATION
+ * @return #CD_OK; #CD_MISUSE for a NULL argument, an empty path, unknown flags,
+ *         #CD_OPEN_READ_ONLY with #CD_OPEN_IN_MEMORY or a NULL model_path with
+ *         #CD_OPEN_IN_MEMORY or a PostgreSQL store; #CD_TYPE for a path that is not UTF-8; 260 or 259 for a
+ *         missing or malformed model; 260 for a missing store with a NULL model_path and
+ *         #CD_STORE_INVALID_TYPE for a file that is not a store or caches no model; a
+ *         store error such as #CD_STORE_OPEN, #CD_STORE_INCOMPATIBLE_VERSION_HASH or #CD_MIGRATION
  */
 CD_API int cd_container_open(cd_container **out, const char *model_path,
                              const char *store_path, unsigned int flags);
@@ -1102,6 +1107,17 @@ CD_API int cd_arguments_add_bool(cd_arguments *arguments, int value);
  * @return #CD_OK; #CD_TYPE for text that is not valid UTF-8; #CD_MISUSE
  */
 CD_API int cd_arguments_add_text(cd_arguments *arguments, const char *value);
+
+/**
+ * Appends a decimal number (an `NSDecimalNumber`, compared exactly, as a decimal attribute's
+ * values are).
+ * @param arguments a list; not NULL
+ * @param text a decimal number such as "-12.50" or "1.5e3"; not NULL
+ * @return #CD_OK; #CD_TYPE for text that is not a decimal number; #CD_RANGE for one a decimal
+ *         cannot hold exactly (more than 38 significant digits, or an exponent out of range);
+ *         #CD_MISUSE
+ */
+CD_API int cd_arguments_add_decimal(cd_arguments *arguments, const char *text);
 
 /**
  * Appends a date.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages the build and tests need, when missing: libsqlite3-dev, zlib1g-dev,
-# libbsd-dev and the sqlite3 shell (tests read stores with it). Works as root or through
+# libbsd-dev, the sqlite3 shell (tests read stores with it), libpq-dev (the PostgreSQL store's
+# client library) and postgresql (the server scripts/postgres.sh starts for the tests). Works as root or through
 # sudo; does nothing when everything is there.
 set -euo pipefail
 
@@ -9,6 +10,8 @@ need=()
 [[ -f /usr/include/bsd/sys/tree.h ]] || need+=(libbsd-dev)
 [[ -f /usr/include/zlib.h ]] || need+=(zlib1g-dev)
 command -v sqlite3 >/dev/null || need+=(sqlite3)
+[[ -f /usr/include/postgresql/libpq-fe.h ]] || need+=(libpq-dev)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 ((${#need[@]})) || exit 0
 
 as_root=()

@@ -6,8 +6,8 @@
    (FORCED below, each with the API that forces it). A folder references another when it
    names a type declared there (comments and string literals are ignored).
 3. Only Runtime/ calls the C runtime shim (`cdr_*`, `CDR_*`, `import CCoreDataRuntime`).
-4. SQLite/ is a pure SQLite wrapper: it names no type of another folder and imports only
-   Foundation and the system SQLite module.
+4. SQLite/ and PostgreSQL/ are pure wrappers of their C clients: they name no type of another
+   folder and import only Foundation and their system module.
 5. The runtime shim's C files do not depend on each other in a loop (from `nm` of each
    object file: which file defines the symbols another one uses).
 6. Tests mirror the layers: every folder of Tests/CoreDataTests is a layer's name.
@@ -31,12 +31,14 @@ LAYERS = {
     "Support": "errors and their codes, the misuse trap, hashing, counters",
     "Runtime": "the Swift face of the C runtime shim: slot blocks, rows, layouts",
     "SQLite": "a plain SQLite wrapper: connection, statement, error",
+    "PostgreSQL": "a plain libpq wrapper: connection, result, error",
     "Predicate": "NSPredicate, NSExpression, NSSortDescriptor: parsing, formatting, evaluation",
     "Model": "NSManagedObjectModel and the descriptions, freezing, version hashes",
     "Fetch": "NSFetchRequest and what it returns",
     "ModelLoading": "Xcode model files, model bundles, finding models",
     "StoreBackend": "what a store is to the coordinator: rows, plans, changes; the in-memory store",
     "SQLiteStore": "the SQLite store in Core Data's own format, its SQL and its migrations",
+    "PostgreSQLStore": "the PostgreSQL store: Core Data's layout and the shared SQL compiler's PostgreSQL dialect",
     "Store": "NSPersistentStoreCoordinator, NSPersistentStore, NSManagedObjectID, the row cache",
     "Object": "NSManagedObject, @Managed, value transformers",
     "Undo": "UndoManager",
@@ -169,9 +171,10 @@ def check_folders(problems, show):
                 uses = sorted(edges[here][there])[:3]
                 problems.append(f"{here} (lower) names {there} (higher): "
                                 + ", ".join(f"{n} ({p})" for n, p in uses))
-    for target, uses in edges.get("SQLite", {}).items():
-        problems.append(f"SQLite/ must know no Core Data type, but names {target}'s "
-                        + ", ".join(sorted(n for n, _ in uses)))
+    for wrapper in ("SQLite", "PostgreSQL"):
+        for target, uses in edges.get(wrapper, {}).items():
+            problems.append(f"{wrapper}/ must know no Core Data type, but names {target}'s "
+                            + ", ".join(sorted(n for n, _ in uses)))
     if show:
         for here in order:
             print(f"{here:14} -> {', '.join(sorted(edges.get(here, {}))) or '-'}")
@@ -187,6 +190,10 @@ def check_runtime_calls(problems):
         for module in re.findall(r"^\s*(?:internal |public |@_\w+ )*import\s+(\w+)", open(path).read(), re.M):
             if module not in ("Foundation", "CCoreDataSQLite"):
                 problems.append(f"{os.path.relpath(path, ROOT)} imports {module}: SQLite/ is a plain wrapper")
+    for path in swift_files(os.path.join(SOURCES, "PostgreSQL")):
+        for module in re.findall(r"^\s*(?:internal |public |@_\w+ )*import\s+(\w+)", open(path).read(), re.M):
+            if module not in ("Foundation", "CCoreDataLibPQ"):
+                problems.append(f"{os.path.relpath(path, ROOT)} imports {module}: PostgreSQL/ is a plain wrapper")
 
 
 def check_shim(problems):

@@ -7,8 +7,10 @@
 # --target=NAME Tests/Fuzz/crashes` replays every one, as CI does) and exits 1.
 # Usage: scripts/fuzz.sh NAME [SECONDS]      (NAME: predicate, model-xml, store, capi; 60 s)
 # Environment: FUZZ_SCRATCH, the build folder (default .build-fuzz); FUZZ_SEED, libFuzzer's
-# random seed (default 1, so that CI runs the same inputs for the same code: a finding is
-# reproducible, never a flake).
+# random seed (default 1); FUZZ_RUNS, a number of inputs to run (SECONDS then only caps the
+# time). With a seed and a number of runs, and Swift's hashing made deterministic, a run tries
+# the same inputs in the same order on any machine: CI's finding is reproduced here with the
+# same command, never a flake of a faster or slower machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: scripts/fuzz.sh NAME [SECONDS]}
@@ -38,14 +40,20 @@ mkdir -p Tests/Fuzz/crashes "$work/corpus"
 status=0
 # New inputs go to the throwaway first folder; the seeds are only read. The Swift runtime
 # keeps some allocations to the end: leak detection is off (ASan still finds every misuse).
+# Swift's own crash handler is off: it reads memory ASan guards and reports itself instead of
+# the trap (libFuzzer's handler prints the stack and keeps the input).
+started=$SECONDS
+runs=()
+[[ -n ${FUZZ_RUNS:-} ]] && runs=(-runs="$FUZZ_RUNS")
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 COREDATA_FUZZ_ROOT=$PWD \
-    "$program" --target="$name" "$work/corpus" "Tests/Fuzz/corpus/$name" \
+    SWIFT_DETERMINISTIC_HASHING=1 SWIFT_BACKTRACE=enable=no \
+    "$program" --target="$name" "$work/corpus" "Tests/Fuzz/corpus/$name" "${runs[@]}" \
     -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
     -artifact_prefix="Tests/Fuzz/crashes/$name-" > "$work/log" 2>&1 || status=$?
-runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -1)
+executed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -1)
 crashes=$( (ls Tests/Fuzz/crashes/"$name"-* 2>/dev/null || true) | wc -l)
 if ((status != 0)); then
-    grep -E "ERROR|Fatal error|SUMMARY|Test unit written|INFO: Running|usage" "$work/log" | head -20 >&2 || tail -20 "$work/log" >&2
+    grep -E "ERROR|Fatal error|SUMMARY|Test unit written|INFO: Running|usage|deadly signal|#[0-9]+ 0x" "$work/log" | head -40 >&2 || tail -20 "$work/log" >&2
 fi
-echo "fuzz $name: ${runs:-0} executions in $seconds s, $((status == 0 ? 0 : 1)) crashes ($crashes inputs kept in Tests/Fuzz/crashes)"
+echo "fuzz $name: ${executed:-0} executions in $((SECONDS - started)) s, $((status == 0 ? 0 : 1)) crashes ($crashes inputs kept in Tests/Fuzz/crashes)"
 exit $((status == 0 ? 0 : 1))

@@ -43,6 +43,10 @@ private func append(_ arguments: OpaquePointer?, _ value: () throws -> Any) -> I
     append(arguments) { try requireString(value, "value") }
 }
 
+@c @implementation public func cd_arguments_add_decimal(_ arguments: OpaquePointer?, _ text: UnsafePointer<CChar>?) -> Int32 {
+    append(arguments) { NSDecimalNumber(decimal: try exactDecimal(try requireString(text, "text"), "predicate argument")) }
+}
+
 @c @implementation public func cd_arguments_add_date(_ arguments: OpaquePointer?, _ seconds: Double) -> Int32 {
     append(arguments) {
         guard seconds.isFinite else { throw CAPIError(.range, "The date \(seconds) is not finite.") }

@@ -13,7 +13,6 @@ private let knownOpenFlags = UInt32(CD_OPEN_READ_ONLY.rawValue | CD_OPEN_NO_MIGR
 ) -> Int32 {
     capi {
         let out = try requireOut(out)
-        let modelURL = URL(fileURLWithPath: try requirePath(modelPath, "model_path"))
         guard flags & ~knownOpenFlags == 0 else {
             throw CAPIError(.misuse, "Unknown cd_open_flags bits 0x\(String(flags & ~knownOpenFlags, radix: 16)).")
         }
@@ -26,14 +25,40 @@ private let knownOpenFlags = UInt32(CD_OPEN_READ_ONLY.rawValue | CD_OPEN_NO_MIGR
         if !inMemory && storeText == nil {
             throw CAPIError(.misuse, "store_path is NULL (pass a path, or CD_OPEN_IN_MEMORY).")
         }
-        let model = try NSManagedObjectModel.load(contentsOf: modelURL)
-        let name = modelURL.deletingPathExtension().lastPathComponent
+        // Without a model file, the store's own cached model (Z_MODELCACHE) is the model:
+        // the store must exist, and there is nothing to migrate to.
+        let model: NSManagedObjectModel
+        let name: String
+        if let modelPath {
+            let modelURL = URL(fileURLWithPath: try requirePath(modelPath, "model_path"))
+            model = try NSManagedObjectModel.load(contentsOf: modelURL)
+            name = modelURL.deletingPathExtension().lastPathComponent
+        } else {
+            guard let storeText, !inMemory else {
+                throw CAPIError(.misuse, "model_path is NULL with CD_OPEN_IN_MEMORY: a new in-memory store has no cached model to open with.")
+            }
+            if storeText.hasPrefix("postgresql://") || storeText.hasPrefix("postgres://") {
+                throw CAPIError(.misuse, "model_path is NULL for a PostgreSQL store, which keeps no cached model: pass the model.")
+            }
+            let storeURL = URL(fileURLWithPath: storeText)
+            model = try NSManagedObjectModel(cachedInStoreAt: storeURL)
+            name = storeURL.deletingPathExtension().lastPathComponent
+        }
         let container = NSPersistentContainer(name: name, managedObjectModel: model)
         let description = NSPersistentStoreDescription()
         if inMemory {
             description.type = NSInMemoryStoreType
         } else if let storeText {
-            description.url = URL(fileURLWithPath: storeText)
+            if storeText.hasPrefix("postgresql://") || storeText.hasPrefix("postgres://") {
+                // A PostgreSQL store: libpq's connection URI.
+                guard let url = URL(string: storeText) else {
+                    throw CAPIError(.misuse, "store_path is not a valid postgresql:// URI.")
+                }
+                description.url = url
+                description.type = NSPostgreSQLStoreType
+            } else {
+                description.url = URL(fileURLWithPath: storeText)
+            }
         }
         description.isReadOnly = flags & UInt32(CD_OPEN_READ_ONLY.rawValue) != 0
         let migrate = flags & UInt32(CD_OPEN_NO_MIGRATION.rawValue) == 0

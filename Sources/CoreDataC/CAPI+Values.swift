@@ -421,17 +421,23 @@ struct DecimalDigits: Equatable {
     capi {
         let text = try requireString(text, "text")
         try writeAttribute(object, key, .decimal) { attribute in
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let written = DecimalDigits(trimmed) else {
-                throw CAPIError(.type, "\"\(text)\" is not a decimal number (attribute \(attribute.name)).")
-            }
-            // Decimal keeps 38 digits and exponents -128...127; beyond that `Decimal(string:)`
-            // rounds or fails. Refuse rather than store another number.
-            guard let decimal = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")),
-                  !decimal.isNaN, DecimalDigits(decimal.description) == written else {
-                throw CAPIError(.range, "\(text) cannot be held exactly by a decimal attribute (at most 38 significant digits) (attribute \(attribute.name)).")
-            }
-            return decimal
+            try exactDecimal(text, "attribute \(attribute.name)")
         }
     }
+}
+
+/// The decimal number `text` spells ("-12.50", "1.5e3"), exactly, or an error naming
+/// `subject`: `.type` for text that is no number, `.range` for a number a `Decimal` cannot
+/// hold exactly (it keeps 38 digits and exponents -128...127; beyond that
+/// `Decimal(string:)` rounds or fails, and we refuse rather than use another number).
+func exactDecimal(_ text: String, _ subject: String) throws -> Decimal {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    guard let written = DecimalDigits(trimmed) else {
+        throw CAPIError(.type, "\"\(text)\" is not a decimal number (\(subject)).")
+    }
+    guard let decimal = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")),
+          !decimal.isNaN, DecimalDigits(decimal.description) == written else {
+        throw CAPIError(.range, "\(text) cannot be held exactly by a decimal (at most 38 significant digits) (\(subject)).")
+    }
+    return decimal
 }

@@ -1,7 +1,7 @@
 import Foundation
 @_spi(Tools) import CoreData
 
-/// `coredata diff <old store> <new store> --model <bundle>`: what changed between two stores
+/// `coredata diff <old store> <new store> [--model <bundle>]`: what changed between two stores
 /// of one model (two copies of one store, a backup and the live file): objects inserted
 /// (`+`), deleted (`-`) and updated (`~`, with each property's old and new value), matched
 /// by entity and primary key. Exits 0 when they hold the same objects, 1 when they differ.
@@ -9,9 +9,10 @@ enum DiffCommand: Subcommand {
     static let name = "diff"
     static let summary = "compare two stores of one model: inserted, updated, deleted objects"
     static let usage = """
-        diff <old store> <new store> --model <bundle> [--json]
+        diff <old store> <new store> [--model <bundle>] [--json]
           <old store>, <new store>  SQLite stores of the model, read without writing anything
-          --model <bundle>          the .xcdatamodeld (the version matching each store is used)
+          --model <bundle>          the .xcdatamodeld (the version matching each store is used);
+                                    without it, the model each store caches in Z_MODELCACHE
           --json                    print {"inserted": [...], "deleted": [...], "updated": {...}}
         exit status: 0 same objects, 1 differences (or a store cannot be read), 2 bad arguments
         """
@@ -24,9 +25,9 @@ enum DiffCommand: Subcommand {
         let parsed = try CommandArguments(arguments, options: ["--model"], flags: ["--json"], maxPositionals: 2)
         let old = URL(fileURLWithPath: try parsed.positional(0, missing: "the old store"))
         let new = URL(fileURLWithPath: try parsed.positional(1, missing: "the new store"))
-        guard let model = parsed.value("--model") else { throw UsageError("missing --model <bundle>") }
-        let before = try snapshot(old, model: URL(fileURLWithPath: model))
-        let after = try snapshot(new, model: URL(fileURLWithPath: model))
+        let model = parsed.value("--model").map { URL(fileURLWithPath: $0) }
+        let before = try snapshot(old, model: model)
+        let after = try snapshot(new, model: model)
         let order = { (a: String, b: String) in a.localizedStandardCompare(b) == .orderedAscending }
         let inserted = after.keys.filter { before[$0] == nil }.sorted(by: order)
         let deleted = before.keys.filter { after[$0] == nil }.sorted(by: order)
@@ -56,7 +57,7 @@ enum DiffCommand: Subcommand {
     }
 
     /// Every object of a store, its attributes and relationships as text.
-    static func snapshot(_ url: URL, model: URL) throws -> Snapshot {
+    static func snapshot(_ url: URL, model: URL?) throws -> Snapshot {
         let opened = try OpenedStore(storeAt: url, modelBundle: model)
         defer { opened.close() }
         var objects: Snapshot = [:]

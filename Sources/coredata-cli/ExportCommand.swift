@@ -1,7 +1,7 @@
 import Foundation
 @_spi(Tools) import CoreData
 
-/// `coredata export <store> --model <bundle>`: every object of the store (or of some
+/// `coredata export <store> [--model <bundle>]`: every object of the store (or of some
 /// entities) as JSON lines, one object per line, relationships as object-ID URIs:
 ///
 ///     {"entity":"Person","objectID":"x-coredata://…/Person/p1","attributes":{…},"relationships":{"cars":[…]}}
@@ -11,9 +11,10 @@ enum ExportCommand: Subcommand {
     static let name = "export"
     static let summary = "write a store's objects as JSON lines, relationships as URIs"
     static let usage = """
-        export <store> --model <bundle> [--entity <name>[,<name>…]] [--output <file>]
+        export <store> [--model <bundle>] [--entity <name>[,<name>…]] [--output <file>]
           <store>            a SQLite store, read without writing anything in or beside it
-          --model <bundle>   the .xcdatamodeld (the version matching the store is used)
+          --model <bundle>   the .xcdatamodeld (the version matching the store is used);
+                             without it, the model the store caches in Z_MODELCACHE
           --entity <names>   only these entities (each with its sub-entities)
           --output <file>    write there instead of standard output
         """
@@ -22,8 +23,8 @@ enum ExportCommand: Subcommand {
         if printedHelp(arguments, usage: usage) { return ExitStatus.success }
         let parsed = try CommandArguments(arguments, options: ["--model", "--entity", "--output"])
         let url = URL(fileURLWithPath: try parsed.positional(0, missing: "the store path"))
-        guard let model = parsed.value("--model") else { throw UsageError("missing --model <bundle>") }
-        let opened = try OpenedStore(storeAt: url, modelBundle: URL(fileURLWithPath: model))
+        let model = parsed.value("--model").map { URL(fileURLWithPath: $0) }
+        let opened = try OpenedStore(storeAt: url, modelBundle: model)
         defer { opened.close() }
         let roots: [NSEntityDescription]
         if let names = parsed.value("--entity") {

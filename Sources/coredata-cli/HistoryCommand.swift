@@ -2,7 +2,7 @@ import Foundation
 // SQLiteStoreInspection (SPI Tools): whether the store records history at all.
 @_spi(Tools) import CoreData
 
-/// `coredata history <store> --model <bundle>`: the store's persistent history, read with
+/// `coredata history <store> [--model <bundle>]`: the store's persistent history, read with
 /// Core Data's own request (`NSPersistentHistoryChangeRequest`): every transaction (number,
 /// time, author, context, bundle, process) and its changes (inserts, updates with the
 /// properties they touched, deletes with their tombstones), since a date or a transaction.
@@ -10,10 +10,11 @@ enum HistoryCommand: Subcommand {
     static let name = "history"
     static let summary = "list a store's persistent history: transactions and their changes"
     static let usage = """
-        history <store> --model <bundle> [--since <date> | --after <transaction>] [--json]
+        history <store> [--model <bundle>] [--since <date> | --after <transaction>] [--json]
           <store>              a SQLite store that records persistent history, read without
                                writing anything in or beside it
-          --model <bundle>     the .xcdatamodeld (the version matching the store is used)
+          --model <bundle>     the .xcdatamodeld (the version matching the store is used);
+                               without it, the model the store caches in Z_MODELCACHE
           --since <date>       transactions after this moment, ISO 8601 (2024-05-01T12:00:00Z)
           --after <number>     transactions after this transaction number
           --json               print a JSON array of transactions
@@ -23,7 +24,7 @@ enum HistoryCommand: Subcommand {
         if printedHelp(arguments, usage: usage) { return ExitStatus.success }
         let parsed = try CommandArguments(arguments, options: ["--model", "--since", "--after"], flags: ["--json"])
         let url = URL(fileURLWithPath: try parsed.positional(0, missing: "the store path"))
-        guard let model = parsed.value("--model") else { throw UsageError("missing --model <bundle>") }
+        let model = parsed.value("--model").map { URL(fileURLWithPath: $0) }
         if parsed.value("--since") != nil, parsed.value("--after") != nil {
             throw UsageError("--since and --after exclude each other")
         }
@@ -40,7 +41,7 @@ enum HistoryCommand: Subcommand {
             throw OpenedStore.error(NSPersistentStoreOperationError,
                                     "\(url.path) records no persistent history (it has no ATRANSACTION table).", path: url.path)
         }
-        let opened = try OpenedStore(storeAt: url, modelBundle: URL(fileURLWithPath: model),
+        let opened = try OpenedStore(storeAt: url, modelBundle: model,
                                      options: [NSPersistentHistoryTrackingKey: true])
         defer { opened.close() }
         var transactions: [NSPersistentHistoryTransaction] = []

@@ -2,57 +2,106 @@ import Foundation
 @_spi(Tools) import CoreData
 
 /// `coredata model <path>`: prints a model's entities, attributes, relationships and
-/// version hashes.
+/// version hashes, from a model file or from the model a store caches (`Z_MODELCACHE`).
 enum ModelCommand: Subcommand {
     static let name = "model"
     static let summary = "print a model's entities, properties and version hashes"
     static let usage = """
-        model <path> [--version <name> | --all-versions]
-          <path>            a .xcdatamodeld bundle, a .xcdatamodel folder, or a .momd/.mom
-                            URL with the model source beside it
+        model <path> [--version <name> | --all-versions] [--json]
+          <path>            a .xcdatamodeld bundle, a .xcdatamodel folder, a .momd/.mom URL
+                            with the model source beside it, or a SQLite store: the model
+                            it caches (the one that wrote it), read without touching it
           --version <name>  print that version instead of the current one
           --all-versions    print every version of the bundle
+          --json            print one JSON object: {"path", "versions": [{"name", "entities"}]}
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        var path: String?
-        var version: String?
-        var allVersions = false
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--version":
-                index += 1
-                guard index < arguments.count else { throw UsageError("--version needs a version name") }
-                version = arguments[index]
-            case "--all-versions":
-                allVersions = true
-            case "-h", "--help":
-                print("usage: coredata \(usage)")
-                return ExitStatus.success
-            default:
-                if argument.hasPrefix("-") { throw UsageError("unknown option '\(argument)'") }
-                guard path == nil else { throw UsageError("unexpected argument '\(argument)'") }
-                path = argument
-            }
-            index += 1
-        }
-        guard let path else { throw UsageError("missing the model path") }
+        if printedHelp(arguments, usage: usage) { return ExitStatus.success }
+        let parsed = try CommandArguments(arguments, options: ["--version"], flags: ["--all-versions", "--json"])
+        let path = try parsed.positional(0, missing: "the model path")
+        let version = parsed.value("--version")
+        let allVersions = parsed.has("--all-versions")
         if version != nil && allVersions { throw UsageError("--version and --all-versions exclude each other") }
 
         let url = URL(fileURLWithPath: path)
-        let (bundle, designated) = try ModelBundle.resolve(url)
-        print("Model \(bundle.url.path)")
-        print("Versions: " + bundle.versionNames.map { $0 == bundle.currentVersionName ? "\($0) (current)" : $0 }
-            .joined(separator: ", "))
-        let names = allVersions ? bundle.versionNames : [version ?? designated]
-        for name in names {
-            let model = try bundle.model(forVersion: name)
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+        let versions: [(name: String, model: NSManagedObjectModel)]
+        var header = ["Model \(url.path)"]
+        if exists && !isFolder.boolValue && !["mom", "omo"].contains(url.pathExtension) {
+            // A file that is no compiled model: a store, whose cached model is read.
+            if version != nil || allVersions { throw UsageError("a store caches one model version: --version and --all-versions are for model bundles") }
+            let model = try NSManagedObjectModel(cachedInStoreAt: url)
+            header = ["Model cached in the store \(url.path)"]
+            versions = [("(cached)", model)]
+        } else {
+            let (bundle, designated) = try ModelBundle.resolve(url)
+            header = ["Model \(bundle.url.path)", "Versions: " + bundle.versionNames
+                .map { $0 == bundle.currentVersionName ? "\($0) (current)" : $0 }.joined(separator: ", ")]
+            versions = try (allVersions ? bundle.versionNames : [version ?? designated])
+                .map { ($0, try bundle.model(forVersion: $0)) }
+        }
+        if parsed.has("--json") {
+            let object: [String: Any] = [
+                "path": url.path,
+                "versions": versions.map { json($0.model, version: $0.name) },
+            ]
+            print(try JSONValues.text(object))
+            return ExitStatus.success
+        }
+        header.forEach { print($0) }
+        for (name, model) in versions {
             print("")
             describe(model, version: name)
         }
         return ExitStatus.success
+    }
+
+    // MARK: - JSON
+
+    /// One model version as JSON: its entities with their traits, properties (attributes
+    /// with type and flags, relationships with destination, inverse and rules), uniqueness
+    /// constraints and indexes; version hashes in hex, as the text output prints them.
+    static func json(_ model: NSManagedObjectModel, version: String) -> [String: Any] {
+        let entities = model.entities.sorted { ($0.name ?? "") < ($1.name ?? "") }.map { entity -> [String: Any] in
+            var object: [String: Any] = [
+                "name": entity.name ?? "",
+                "className": entity.managedObjectClassName ?? "NSManagedObject",
+                "abstract": entity.isAbstract,
+                "versionHash": hex(entity.versionHash),
+                "attributes": entity.attributesByName.values.sorted { $0.name < $1.name }.map { attribute -> [String: Any] in
+                    var object: [String: Any] = [
+                        "name": attribute.name, "type": typeName(attribute), "optional": attribute.isOptional,
+                        "transient": attribute.isTransient, "indexed": attribute.isIndexed,
+                        "inherited": attribute.entity !== entity,
+                    ]
+                    if let defaultValue = attribute.defaultValue { object["default"] = JSONValues.value(defaultValue) }
+                    if let transformer = attribute.valueTransformerName { object["transformer"] = transformer }
+                    return object
+                },
+                "relationships": entity.relationshipsByName.values.sorted { $0.name < $1.name }.map { relationship -> [String: Any] in
+                    [
+                        "name": relationship.name, "destination": relationship.destinationEntity?.name ?? "",
+                        "toMany": relationship.isToMany, "optional": relationship.isOptional,
+                        "ordered": relationship.isOrdered, "transient": relationship.isTransient,
+                        "inverse": relationship.inverseRelationship?.name ?? NSNull(),
+                        "deleteRule": ruleName(relationship.deleteRule),
+                        "minCount": relationship.minCount, "maxCount": relationship.maxCount,
+                        "inherited": relationship.entity !== entity,
+                    ]
+                },
+                "uniquenessConstraints": entity.uniquenessConstraints.map { $0.map { "\($0)" } },
+                "indexes": entity.indexes.map { ["name": $0.name, "properties": $0.elements.compactMap(\.propertyName)] },
+            ]
+            if let parent = entity.superentity?.name { object["parent"] = parent }
+            return object
+        }
+        return [
+            "name": version,
+            "versionIdentifiers": model.versionIdentifiers.compactMap { $0.base as? String }.sorted(),
+            "entities": entities,
+        ]
     }
 
     // MARK: - Output

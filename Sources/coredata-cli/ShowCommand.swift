@@ -1,16 +1,17 @@
 import Foundation
 @_spi(Tools) import CoreData
 
-/// `coredata show <store> --model <bundle> <object>`: one object, named by its object-ID URI
+/// `coredata show <store> [--model <bundle>] <object>`: one object, named by its object-ID URI
 /// (or its last two parts, `Person/p3`), with every attribute and the objects its
 /// relationships lead to.
 enum ShowCommand: Subcommand {
     static let name = "show"
     static let summary = "print one object by its URI, with its relationships"
     static let usage = """
-        show <store> --model <bundle> <object> [--json]
+        show <store> [--model <bundle>] <object> [--json]
           <store>            a SQLite store, read without writing anything in or beside it
-          --model <bundle>   the .xcdatamodeld (the version matching the store is used)
+          --model <bundle>   the .xcdatamodeld (the version matching the store is used);
+                             without it, the model the store caches in Z_MODELCACHE
           <object>           an object-ID URI (x-coredata://<store UUID>/Person/p3) or Person/p3
           --json             print the object as export writes it
         """
@@ -20,8 +21,8 @@ enum ShowCommand: Subcommand {
         let parsed = try CommandArguments(arguments, options: ["--model"], flags: ["--json"], maxPositionals: 2)
         let url = URL(fileURLWithPath: try parsed.positional(0, missing: "the store path"))
         var reference = try parsed.positional(1, missing: "the object's URI")
-        guard let model = parsed.value("--model") else { throw UsageError("missing --model <bundle>") }
-        let opened = try OpenedStore(storeAt: url, modelBundle: URL(fileURLWithPath: model))
+        let model = parsed.value("--model").map { URL(fileURLWithPath: $0) }
+        let opened = try OpenedStore(storeAt: url, modelBundle: model)
         defer { opened.close() }
         if !reference.hasPrefix("x-coredata:") {
             reference = "x-coredata://\(opened.store.identifier ?? "")/\(reference)"

@@ -28,11 +28,17 @@ struct StoreQuery {
     /// Keys to sort by; a leading `-` sorts descending.
     var sortKeys: [String] = []
     var limit = 0
-    var json = false
+    /// Key paths to show instead of the entity's attributes and to-one relationships; they
+    /// may lead through to-one relationships (`owner.firstName`).
+    var columns: [String] = []
+    var format = Format.table
+
+    /// How the rows are written.
+    enum Format { case table, json, csv }
 
     static let usage = """
         query <store> [--model <bundle>] --entity <name> [--where <predicate>]
-              [--sort key[,-key…]] [--limit N] [--json]
+              [--sort key[,-key…]] [--limit N] [--columns key[,key.path…]] [--json | --csv]
           <store>            a SQLite store, opened read-only: nothing is written in or beside
                              it (no -wal or -shm; a folder you cannot write is fine), and what
                              its -wal holds is read. It is read without locks: a program
@@ -43,7 +49,10 @@ struct StoreQuery {
           --where <format>   an NSPredicate format string, e.g. "age > 30 AND name BEGINSWITH[c] 'a'"
           --sort <keys>      comma-separated key paths; '-key' sorts descending
           --limit <N>        at most N rows
+          --columns <keys>   comma-separated key paths to show (through to-one relationships:
+                             owner.name); by default every attribute and to-one relationship
           --json             print a JSON array instead of a table
+          --csv              print CSV (RFC 4180: a header line, quoted where needed)
         """
 
     init(storeURL: URL, modelURL: URL?, entityName: String) {
@@ -54,8 +63,8 @@ struct StoreQuery {
 
     /// Parses the arguments after `coredata query`.
     init(arguments: [String]) throws {
-        let parsed = try CommandArguments(arguments, options: ["--model", "--entity", "--where", "--sort", "--limit"],
-                                          flags: ["--json"])
+        let parsed = try CommandArguments(arguments, options: ["--model", "--entity", "--where", "--sort", "--limit", "--columns"],
+                                          flags: ["--json", "--csv"])
         let store = try parsed.positional(0, missing: "the store path")
         guard let entity = parsed.value("--entity") else { throw UsageError("missing --entity <name>") }
         self.init(storeURL: URL(fileURLWithPath: store), modelURL: parsed.value("--model").map { URL(fileURLWithPath: $0) },
@@ -63,7 +72,9 @@ struct StoreQuery {
         predicateFormat = parsed.value("--where")
         sortKeys = parsed.value("--sort").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         limit = try parsed.number("--limit") ?? 0
-        json = parsed.has("--json")
+        columns = parsed.value("--columns").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } } ?? []
+        if parsed.has("--json") && parsed.has("--csv") { throw UsageError("--json and --csv exclude each other") }
+        format = parsed.has("--json") ? .json : parsed.has("--csv") ? .csv : .table
     }
 
     // MARK: - Running
@@ -74,7 +85,11 @@ struct StoreQuery {
     ///   (with its position) or fetching (an unknown key names it).
     func run() throws -> String {
         let (columns, rows) = try fetch()
-        return json ? Self.renderJSON(columns, rows) : Self.renderTable(columns, rows)
+        switch format {
+        case .table: return Self.renderTable(columns, rows)
+        case .json: return Self.renderJSON(columns, rows)
+        case .csv: return Self.renderCSV(columns, rows)
+        }
     }
 
     /// The entity's columns (attributes, then to-one relationships) and the fetched rows.
@@ -99,6 +114,22 @@ struct StoreQuery {
             return false
         }
         var rows: [[String: Any]] = []
+        if !columns.isEmpty {
+            for path in columns { try Self.checkKeyPath(path, from: entity) }
+            for object in try context.fetch(request) {
+                var row: [String: Any] = ["objectID": object.objectID.uriRepresentation().absoluteString]
+                for path in columns {
+                    let value = object.value(forKeyPath: path)
+                    if let destination = value as? NSManagedObject {
+                        row[path] = destination.objectID
+                    } else if let value, !(value is NSNull) {
+                        row[path] = value
+                    }
+                }
+                rows.append(row)
+            }
+            return (["objectID"] + columns, rows)
+        }
         for object in try context.fetch(request) {
             var row: [String: Any] = ["objectID": object.objectID.uriRepresentation().absoluteString]
             for property in properties where object.entity.propertiesByName[property.name] != nil {
@@ -112,6 +143,27 @@ struct StoreQuery {
             rows.append(row)
         }
         return (["objectID"] + properties.map(\.name), rows)
+    }
+
+    /// Refuses a column key path that does not name an attribute or relationship at every
+    /// step, or passes through a to-many relationship (whose value is a set, not a cell).
+    static func checkKeyPath(_ path: String, from entity: NSEntityDescription) throws {
+        var current = entity
+        let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for (index, key) in keys.enumerated() {
+            guard let property = current.propertiesByName[key] else {
+                throw UsageError("--columns: \(current.name ?? "?") has no property '\(key)' (in '\(path)')")
+            }
+            guard let relationship = property as? NSRelationshipDescription else {
+                if index == keys.count - 1 { return }
+                throw UsageError("--columns: '\(key)' in '\(path)' is an attribute; only relationships lead further")
+            }
+            if relationship.isToMany {
+                throw UsageError("--columns: '\(key)' in '\(path)' is a to-many relationship; a column holds one value")
+            }
+            guard let destination = relationship.destinationEntity else { return }
+            current = destination
+        }
     }
 
     // MARK: - Rendering
@@ -152,6 +204,23 @@ struct StoreQuery {
         lines += cells.map(line)
         lines.append("(\(rows.count) row\(rows.count == 1 ? "" : "s"))")
         return lines.joined(separator: "\n")
+    }
+
+    /// CSV as RFC 4180 writes it: the header line, then one line per object (its URI's
+    /// last two parts first, as `pk`); a field with a comma, quote or line break is quoted,
+    /// quotes doubled; a nil value is an empty field.
+    static func renderCSV(_ columns: [String], _ rows: [[String: Any]]) -> String {
+        let shown = columns.filter { $0 != "objectID" }
+        func field(_ text: String) -> String {
+            guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+            return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        var lines = [(["pk"] + shown).map(field).joined(separator: ",")]
+        for row in rows {
+            let uri = (row["objectID"] as? String).flatMap(URL.init(string:))?.lastPathComponent ?? ""
+            lines.append(([uri] + shown.map { row[$0] == nil ? "" : text(row[$0]) }).map(field).joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n")
     }
 
     static func renderJSON(_ columns: [String], _ rows: [[String: Any]]) -> String {

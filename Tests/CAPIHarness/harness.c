@@ -445,6 +445,12 @@ static void test_hostile_values(cd_context *ctx) {
     OK(cd_arguments_add_double(args, INFINITY));
     IS(cd_arguments_add_date(args, NAN), CD_RANGE);
     IS(cd_arguments_add_date(args, -INFINITY), CD_RANGE);
+    OK(cd_arguments_add_decimal(args, "12.50"));
+    IS(cd_arguments_add_decimal(args, "1.00000000000000000000000000000000000000001"), CD_RANGE);
+    IS(cd_arguments_add_decimal(args, "1e999999"), CD_RANGE);
+    IS(cd_arguments_add_decimal(args, "twelve"), CD_TYPE);
+    IS(cd_arguments_add_decimal(args, NULL), CD_MISUSE);
+    IS(cd_arguments_add_decimal(NULL, "1"), CD_MISUSE);
 
     /* Decimals a Decimal cannot hold exactly: CD_RANGE, not a rounded number. */
     OK(cd_object_set_decimal(item, "amount", "12.50"));
@@ -859,6 +865,25 @@ static void test_save_ids_and_fetch(cd_container *container, cd_context *ctx) {
     OK(cd_arguments_add_text(args, "m"));
     OK(cd_fetch_request_set_predicate(request, "quantity > %d AND name BEGINSWITH[c] %@", args));
     cd_arguments_release(args);
+    /* A decimal argument compares as the number it spells. */
+    {
+        cd_fetch_request *decimals = NULL;
+        cd_object *priced = NULL;
+        size_t matching = 0;
+        OK(cd_context_insert(&priced, bg, "Item"));
+        OK(cd_object_set_text(priced, "name", "priced"));
+        OK(cd_object_set_decimal(priced, "amount", "7.25"));
+        OK(cd_fetch_request_create(&decimals, "Item"));
+        OK(cd_arguments_create(&args));
+        OK(cd_arguments_add_decimal(args, "7.250"));
+        OK(cd_fetch_request_set_predicate(decimals, "amount == %@", args));
+        cd_arguments_release(args);
+        OK(cd_context_count(&matching, bg, decimals));
+        CHECK(matching == 1);
+        OK(cd_context_delete(bg, priced));
+        cd_object_release(priced);
+        cd_fetch_request_release(decimals);
+    }
     OK(cd_fetch_request_add_sort(request, "name", 1));
     OK(cd_context_fetch(&result, bg, request));
     OK(cd_fetch_result_count(&count, result));
@@ -1276,7 +1301,12 @@ static void test_containers(void) {
     int flag = -1;
 
     IS(cd_container_open(NULL, model_path, store_path, 0), CD_MISUSE);
-    IS(cd_container_open(&container, NULL, store_path, 0), CD_MISUSE);
+    IS(cd_container_open(&container, NULL, NULL, 0), CD_MISUSE);
+    IS(cd_container_open(&container, NULL, NULL, CD_OPEN_IN_MEMORY), CD_MISUSE);
+    CHECK(strstr(cd_last_error_message(), "model_path is NULL") != NULL);
+    /* Without a model, the store must exist (its cached model is the model). */
+    IS(cd_container_open(&container, NULL, "/nonexistent/store.sqlite", CD_OPEN_READ_ONLY),
+       CD_FILE_READ_NO_SUCH_FILE);
     IS(cd_container_open(&container, model_path, NULL, 0), CD_MISUSE);
     IS(cd_container_open(&container, model_path, store_path, 0x100), CD_MISUSE);
     /* "" is no path (URL(fileURLWithPath:) would take the current directory). */
@@ -1369,6 +1399,21 @@ static void test_containers(void) {
     OK(cd_object_set_text(item, "name", "Nope"));
     IS(cd_context_save(other), CD_STORE_SAVE);
     cd_object_release(item);
+    item = NULL;
+    cd_context_release(other);
+    cd_container_release(readonly);
+
+    /* With no model file: the model cached in the store (Z_MODELCACHE) opens it, as a tool
+       that inspects a store without its app does; it knows the entities and their data. */
+    OK(cd_container_open(&readonly, NULL, store_path, CD_OPEN_READ_ONLY));
+    OK(cd_container_copy_model(&model, readonly));
+    OK(cd_model_entity_count(&count, model));
+    CHECK(count == 4);
+    cd_model_release(model);
+    model = NULL;
+    OK(cd_container_new_background_context(&other, readonly));
+    OK(cd_context_count(&count, other, request));
+    CHECK(count == 3);
     cd_context_release(other);
     cd_container_release(readonly);
     cd_fetch_request_release(request);

@@ -39,6 +39,33 @@ import Testing
         #expect(try FolderState(folder.url) == before)
     }
 
+    @Test("model reads the model an Apple-written store caches, the same entities and hashes as its model file, and writes nothing")
+    func modelFromStore() throws {
+        let folder = try TemporaryDirectory()
+        let store = try Fixtures.copyStore(Self.storeV1, to: folder)
+        let before = try FolderState(folder.url)
+        let text = try Self.coredata(["model", store.path])
+        #expect(text.status == 0, "\(text.errors)")
+        #expect(text.output.hasPrefix("Model cached in the store \(store.path)"), "\(text.output)")
+        #expect(text.output.contains("Entity Car  (class"), "\(text.output)")
+        let cached = try Self.jsonObject(Self.coredata(["model", store.path, "--json"]))
+        let file = try Self.jsonObject(Self.coredata(["model", Self.modelPath, "--json", "--version", "SampleModel"]))
+        func hashes(_ json: [String: Any]) -> [String: String] {
+            let version = (json["versions"] as? [[String: Any]])?.first ?? [:]
+            let entities = version["entities"] as? [[String: Any]] ?? []
+            return Dictionary(uniqueKeysWithValues: entities.map { ($0["name"] as? String ?? "", $0["versionHash"] as? String ?? "") })
+        }
+        #expect(hashes(cached).count == 4)
+        #expect(hashes(cached) == hashes(file))
+        let entities = ((cached["versions"] as? [[String: Any]])?.first?["entities"] as? [[String: Any]]) ?? []
+        let person = try #require(entities.first { $0["name"] as? String == "Person" })
+        let cars = try #require((person["relationships"] as? [[String: Any]])?.first { $0["name"] as? String == "cars" })
+        #expect(cars["toMany"] as? Bool == true && cars["destination"] as? String == "Car")
+        #expect(try FolderState(folder.url) == before)
+        let versionOfStore = try Self.coredata(["model", store.path, "--version", "SampleModel"])
+        #expect(versionOfStore.status == 2)
+    }
+
     @Test("info sees persistent history in a store Apple's Core Data wrote with it")
     func infoHistory() throws {
         let folder = try TemporaryDirectory()
@@ -61,6 +88,26 @@ import Testing
         let usage = try Self.coredata(["count", store.path, "--model", Self.modelPath, "--where", "maker == 'FIAT'"])
         #expect(usage.status == 2)
         #expect(usage.errors.contains("--where needs --entity"))
+    }
+
+    @Test("count, show, diff and export read an Apple-written store with the model it caches when --model is left out")
+    func withoutModel() throws {
+        let folder = try TemporaryDirectory()
+        let store = try Fixtures.copyStore(Self.storeV1, to: folder)
+        let before = try FolderState(folder.url)
+        let all = try Self.jsonObject(Self.coredata(["count", store.path, "--json"]))
+        #expect(all as? [String: Int] == ["Car": 125, "SportCar": 10, "ExpensiveSportCar": 5, "Person": 20])
+        let person = try Self.coredata(["show", store.path, "Person/p17"])
+        #expect(person.status == 0, "\(person.errors)")
+        #expect(person.output.contains("firstName  Theodora"))
+        let same = try Self.coredata(["diff", store.path, store.path])
+        #expect(same.status == 0, "\(same.output) \(same.errors)")
+        let lines = folder.file("out.jsonl")
+        let export = try Self.coredata(["export", store.path, "--entity", "Person", "--output", lines.path])
+        #expect(export.status == 0, "\(export.errors)")
+        #expect(try String(contentsOf: lines, encoding: .utf8).split(separator: "\n").count == 20)
+        try FileManager.default.removeItem(at: lines)
+        #expect(try FolderState(folder.url) == before)
     }
 
     @Test("show prints one object with its relationships, by URI or Entity/pN; an unknown one exits 1")
@@ -217,7 +264,7 @@ import Testing
     }
 
     @Test("every subcommand has help, and unknown options exit 2 with the usage", arguments: [
-        "info", "count", "show", "history", "check", "diff", "export", "import",
+        "info", "model", "count", "show", "history", "check", "diff", "export", "import",
     ])
     func help(_ command: String) throws {
         let help = try Self.coredata([command, "--help"])

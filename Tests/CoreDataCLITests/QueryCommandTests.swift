@@ -100,6 +100,48 @@ import Testing
         #expect(try FolderState(store.deletingLastPathComponent()) == before)
     }
 
+    @Test("prints CSV of chosen key paths, through to-one relationships, quoted where needed")
+    func csvColumns() throws {
+        let folder = try TemporaryDirectory()
+        let store = try Fixtures.copyStore(Self.storeV1, to: folder)
+        let run = try Self.query([store.path, "--entity", "Car", "--where", "owner.firstName == 'Theodora'",
+                                  "--sort", "numberPlate", "--limit", "2", "--columns", "maker,owner.firstName,owner",
+                                  "--csv"])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.trimmingCharacters(in: .newlines).components(separatedBy: "\r\n")
+        #expect(lines.count == 3, "\(run.output)")
+        #expect(lines.first == "pk,maker,owner.firstName,owner")
+        #expect(lines.dropFirst().allSatisfy { $0.contains(",FIAT,Theodora,Person/p") }, "\(run.output)")
+        let toMany = try Self.query([store.path, "--entity", "Person", "--columns", "cars.maker"])
+        #expect(toMany.status == 2)
+        #expect(toMany.errors.contains("to-many"), "\(toMany.errors)")
+        let unknown = try Self.query([store.path, "--entity", "Car", "--columns", "owner.nope", "--csv"])
+        #expect(unknown.status == 2)
+        #expect(unknown.errors.contains("no property 'nope'"), "\(unknown.errors)")
+    }
+
+    @Test("CSV quotes a field with a comma, a quote or a line break, doubling its quotes")
+    func csvQuoting() throws {
+        let folder = try TemporaryDirectory()
+        let store = try Fixtures.copyStore(Self.storeV1, to: folder)
+        let model = try #require(NSManagedObjectModel(contentsOf: Fixtures.model(Self.model)))
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let added = try coordinator.addPersistentStore(type: .sqlite, at: store)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
+        person.setValue("Zelda, \"Z\"", forKey: "firstName")
+        person.setValue("Walker\nJr", forKey: "lastName")
+        person.setValue(UUID(), forKey: "id")
+        person.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "updatedAt")
+        try context.save()
+        try coordinator.remove(added)
+        let run = try Self.query([store.path, "--entity", "Person", "--where", "firstName BEGINSWITH 'Zelda'",
+                                  "--columns", "firstName,lastName", "--csv"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.hasSuffix(",\"Zelda, \"\"Z\"\"\",\"Walker\nJr\"\n"), "\(run.output)")
+    }
+
     @Test("prints JSON with every attribute and to-one, NULLs as null")
     func json() throws {
         let folder = try TemporaryDirectory()

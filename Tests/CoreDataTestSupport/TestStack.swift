@@ -13,13 +13,19 @@ public struct TestStack: Sendable {
     public let storeURL: URL
     /// Owns the SQLite store's folder; nil for an in-memory stack.
     public let temporaryDirectory: TemporaryDirectory?
+    /// Owns the PostgreSQL store's database; nil unless the store type is `NSPostgreSQLStoreType`.
+    public let postgreSQLDatabase: PostgreSQLTestDatabase?
 
     /// The folder of the store file.
     public var directory: URL { storeURL.deletingLastPathComponent() }
 
     public init(storeType: String = NSInMemoryStoreType, model: NSManagedObjectModel = TestModel.make()) throws {
         self.model = model
-        if storeType == NSInMemoryStoreType {
+        postgreSQLDatabase = storeType == NSPostgreSQLStoreType ? try PostgreSQLTestDatabase() : nil
+        if let postgreSQLDatabase {
+            temporaryDirectory = nil
+            storeURL = postgreSQLDatabase.url
+        } else if storeType == NSInMemoryStoreType {
             temporaryDirectory = nil
             storeURL = FileManager.default.temporaryDirectory
                 .appendingPathComponent("coredata-tests-in-memory-\(UUID().uuidString)/Test.sqlite")
@@ -60,3 +66,13 @@ public struct TestStack: Sendable {
 
 /// Both store types, for `@Test(arguments:)`.
 public let bothStoreTypes = [NSInMemoryStoreType, NSSQLiteStoreType]
+
+/// The in-memory and SQLite stores, and the PostgreSQL store when a test cluster is given
+/// (`COREDATA_TEST_POSTGRES_URL`; without one, a note says once that it is left out).
+public let allStoreTypes: [String] = {
+    guard PostgreSQLTestDatabase.isAvailable else {
+        print("note: store tests run without the PostgreSQL store: \(PostgreSQLTestDatabase.skipReason)")
+        return bothStoreTypes
+    }
+    return bothStoreTypes + [NSPostgreSQLStoreType]
+}()

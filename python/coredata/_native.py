@@ -156,6 +156,7 @@ _PROTOTYPES = {
     "cd_arguments_add_double": (c_int, [_handle, c_double]),
     "cd_arguments_add_bool": (c_int, [_handle, c_int]),
     "cd_arguments_add_text": (c_int, [_handle, c_char_p]),
+    "cd_arguments_add_decimal": (c_int, [_handle, c_char_p]),
     "cd_arguments_add_date": (c_int, [_handle, c_double]),
     "cd_arguments_add_uuid": (c_int, [_handle, POINTER(c_uint8 * 16)]),
     "cd_arguments_add_blob": (c_int, [_handle, c_void_p, c_size_t]),

@@ -25,16 +25,23 @@ class Container:
     version. ``read_only=True`` opens an existing store without ever writing to it (its WAL
     content is seen); ``in_memory=True`` keeps everything in memory (no store path);
     ``migrate=False`` refuses a store of an older model version (`StoreError` 134100).
+
+    Without a model, ``Container(store="App.sqlite", read_only=True)`` opens an existing store
+    with the model cached inside it (the one that wrote it, as Apple's Core Data caches it):
+    for looking into a store without the app's model file.
     """
 
-    def __init__(self, model: PathLike, store: Optional[PathLike] = None, *,
+    def __init__(self, model: Optional[PathLike] = None, store: Optional[PathLike] = None, *,
                  read_only: bool = False, in_memory: bool = False, migrate: bool = True) -> None:
         flags = ((OPEN_READ_ONLY if read_only else 0) | (OPEN_IN_MEMORY if in_memory else 0)
                  | (0 if migrate else OPEN_NO_MIGRATION))
         if store is None and not in_memory:
             raise ValueError("a store path is needed unless in_memory=True")
+        if model is None and in_memory:
+            raise ValueError("an in-memory store needs a model (only a store file caches one)")
         handle = c_void_p()
-        check(lib.cd_container_open(byref(handle), encode(os.fspath(model), "model path"),
+        check(lib.cd_container_open(byref(handle),
+                                    encode(os.fspath(model), "model path") if model is not None else None,
                                     encode(os.fspath(store), "store path") if store is not None else None,
                                     flags))
         self._handle = handle

@@ -161,7 +161,7 @@ def add_argument(arguments: c_void_p, value: Any) -> None:
     elif isinstance(value, float):
         check(lib.cd_arguments_add_double(arguments, value))
     elif isinstance(value, decimal.Decimal):
-        check(lib.cd_arguments_add_double(arguments, float(value)))
+        check(lib.cd_arguments_add_decimal(arguments, str(value).encode("ascii")))
     elif isinstance(value, str):
         check(lib.cd_arguments_add_text(arguments, encode(value, "predicate argument")))
     elif isinstance(value, _datetime.datetime):

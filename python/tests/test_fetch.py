@@ -54,6 +54,15 @@ def test_dates_uuids_objects_and_none_as_arguments(stocked):
     assert names(stocked.fetch("Item", "%K == %d", "quantity", 5)) == ["Eggs"]
 
 
+def test_decimal_arguments_keep_every_digit_and_bad_ones_are_refused(stocked):
+    assert names(stocked.fetch("Item", "amount == %@", decimal.Decimal("0.75"))) == ["cheese"]
+    assert names(stocked.fetch("Item", "amount > %@", decimal.Decimal("1.0"), sort="name")) == ["Eggs"]
+    with pytest.raises(coredata.RangeError):  # more digits than a decimal holds: not rounded
+        stocked.fetch("Item", "amount == %@", decimal.Decimal("1." + "0" * 40 + "1"))
+    with pytest.raises(coredata.ValueTypeError):
+        stocked.fetch("Item", "amount == %@", decimal.Decimal("NaN"))
+
+
 def test_key_paths_through_relationships(stocked):
     assert stocked.count("Item", "list.title == %@", "Groceries") == 3
 

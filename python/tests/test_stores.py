@@ -129,3 +129,32 @@ def test_a_store_apples_core_data_wrote_reads_with_its_model(apple_store):
     assert all(car.owner == person for car in owned)
     assert sum(p.count_of("cars") for p in ctx.fetch("Person")) == ctx.count("Car", "owner != nil")
     assert digest(store) == before
+
+
+def test_a_store_apples_core_data_wrote_reads_without_its_model(apple_store):
+    store = apple_store("alemar11_CoreDataPlus__SampleModel_V1.sqlite")
+    before = digest(store)
+    cars = coredata.Container(store=store, read_only=True)
+    assert {"Car", "SportCar", "Person"} <= {entity.name for entity in cars.model}
+    ctx = cars.view_context
+    assert ctx.count("Car") == 125
+    person = ctx.first("Person", sort="firstName")
+    assert person.firstName == "Alex" and isinstance(person.id, uuid.UUID)
+    assert all(car.owner == person for car in person.cars)
+    assert digest(store) == before
+
+
+def test_a_store_of_ours_reopens_without_its_model(container, store_path):
+    with container.view_context as ctx:
+        ctx.insert("Item", name="Milk", quantity=2)
+    container.close()
+    reader = coredata.Container(store=store_path, read_only=True)
+    assert reader.view_context.first("Item").quantity == 2
+
+
+def test_no_model_and_no_store_file_is_a_clear_error(tmp_path):
+    with pytest.raises(coredata.StoreError) as raised:
+        coredata.Container(store=tmp_path / "missing.sqlite", read_only=True)
+    assert raised.value.code == 260
+    with pytest.raises(ValueError):
+        coredata.Container(in_memory=True)

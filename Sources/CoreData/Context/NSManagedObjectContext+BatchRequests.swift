@@ -32,13 +32,15 @@ enum BatchExecution {
     }
 
     /// The stores holding `entity` that can run batch requests: SQLite stores run them in
-    /// SQL, in-memory stores row by row.
+    /// SQL, in-memory and PostgreSQL stores row by row (a PostgreSQL store writes the rows in
+    /// one transaction that checks `Z_OPT`, as a save does).
     static func stores(for entity: NSEntityDescription, among affected: [NSPersistentStore]?,
                        in coordinator: NSPersistentStoreCoordinator) throws -> [NSPersistentStore] {
         let stores = try coordinator.stores(for: entity, among: affected)
-        for store in stores where !(store.backend is BatchStoreBackend) && store.type != NSInMemoryStoreType {
+        for store in stores where !(store.backend is BatchStoreBackend)
+            && store.type != NSInMemoryStoreType && store.type != NSPostgreSQLStoreType {
             throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError,
-                "A store of type \(store.type) cannot run batch requests (SQLite and in-memory stores can).")
+                "A store of type \(store.type) cannot run batch requests (SQLite, in-memory and PostgreSQL stores can).")
         }
         return stores
     }

@@ -174,8 +174,8 @@ struct PredicateParser {
     }
 
     mutating func parsePrimary(allowBare: Bool) throws -> Group {
-        if isKeyword("TRUEPREDICATE") { advance(); return .predicate(NSPredicate(value: true)) }
-        if isKeyword("FALSEPREDICATE") { advance(); return .predicate(NSPredicate(value: false)) }
+        if isKeyword("TRUEPREDICATE") { advance(); return .predicate(ConstantPredicate(true)) }
+        if isKeyword("FALSEPREDICATE") { advance(); return .predicate(ConstantPredicate(false)) }
         if isSymbol("(") {
             advance()
             try enter()

@@ -18,7 +18,7 @@ extension SQLPredicateCompiler {
             if p.comparisonPredicateModifier == .any {
                 return try someMember(of: many) { try compare(p, $0, rhs) }
             }
-            return "NOT " + (try someMember(of: many) { Self.not(try compare(p, $0, rhs)) })
+            return "NOT " + (try someMember(of: many) { not(try compare(p, $0, rhs)) })
         case .direct:
             switch (lhs, rhs) {
             case (.toMany(let many), _) where op == .contains:
@@ -38,7 +38,7 @@ extension SQLPredicateCompiler {
 
     /// `to-many CONTAINS x` / `x IN to-many`: some member equals `x`.
     private func membership(of needle: Term, in many: ToMany, _ p: NSComparisonPredicate) throws -> String {
-        if case .constant(let value) = needle, PredicateValue.isNull(value) { return "0" }
+        if case .constant(let value) = needle, PredicateValue.isNull(value) { return no }
         return try someMember(of: many) { try equality($0, needle, p.options, negated: false) }
     }
 
@@ -64,7 +64,7 @@ extension SQLPredicateCompiler {
         let options = p.options
         if case .constant(let a) = lhs, case .constant(let b) = rhs {
             do {
-                return try PredicateEvaluator(bindings: PredicateBindings([:])).apply(p, a, b) ? "1" : "0"
+                return try PredicateEvaluator(bindings: PredicateBindings([:])).apply(p, a, b) ? yes : no
             } catch {
                 throw StoreFetchUnsupported()
             }
@@ -74,14 +74,16 @@ extension SQLPredicateCompiler {
         case .equalTo, .notEqualTo:
             return try equality(lhs, rhs, options, negated: op == .notEqualTo)
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            if leftNull || rightNull { return "0" }
+            if leftNull || rightNull { return no }
             let symbol = [.lessThan: "<", .lessThanOrEqualTo: "<=", .greaterThan: ">",
                           .greaterThanOrEqualTo: ">="][op]!
             guard let (a, b) = try ordered(lhs, rhs, options) else { throw StoreFetchUnsupported() }
             return "\(a) \(symbol) \(b)"
         case .beginsWith, .endsWith, .like, .matches:
-            if leftNull || rightNull { return "0" }
-            guard kind(of: lhs) == .string, kind(of: rhs) == .string else { throw StoreFetchUnsupported() }
+            if leftNull || rightNull { return no }
+            guard kind(of: lhs) == .string, kind(of: rhs) == .string, dialect.hasCoreDataFunctions else {
+                throw StoreFetchUnsupported()
+            }
             if op == .matches {
                 // The pattern must be a valid constant: memory reports a bad one per row.
                 guard case .constant(let pattern as String) = rhs,
@@ -94,7 +96,7 @@ extension SQLPredicateCompiler {
             return "\(function)(\(raw(lhs)), \(raw(rhs)), \(options.rawValue))"
         case .contains, .in:
             let (haystack, needle) = op == .contains ? (lhs, rhs) : (rhs, lhs)
-            if Self.isNullConstant(haystack) || Self.isNullConstant(needle) { return "0" }
+            if Self.isNullConstant(haystack) || Self.isNullConstant(needle) { return no }
             if case .constant(let value) = haystack {
                 if let elements = PredicateValue.collectionElements(value) {
                     return try list(needle, elements, options)
@@ -103,15 +105,15 @@ extension SQLPredicateCompiler {
                     return try list(needle, Array(dictionary.values), options)
                 }
             }
-            guard kind(of: haystack) == .string, kind(of: needle) == .string else {
+            guard kind(of: haystack) == .string, kind(of: needle) == .string, dialect.hasCoreDataFunctions else {
                 throw StoreFetchUnsupported()
             }
             return "cd_contains(\(raw(haystack)), \(raw(needle)), \(options.rawValue))"
         case .between:
-            if leftNull { return "0" }
+            if leftNull { return no }
             guard case .constant(let value) = rhs, let bounds = PredicateValue.collectionElements(value),
                   bounds.count == 2 else { throw StoreFetchUnsupported() }
-            if bounds.contains(where: PredicateValue.isNull) { return "0" }
+            if bounds.contains(where: PredicateValue.isNull) { return no }
             guard let (a, low) = try ordered(lhs, .constant(bounds[0]), options),
                   let (_, high) = try ordered(lhs, .constant(bounds[1]), options) else {
                 throw StoreFetchUnsupported()
@@ -129,7 +131,7 @@ extension SQLPredicateCompiler {
     func equality(_ lhs: Term, _ rhs: Term, _ options: Options, negated: Bool) throws -> String {
         if Self.isNullConstant(lhs) || Self.isNullConstant(rhs) {
             let other = Self.isNullConstant(lhs) ? rhs : lhs
-            if case .constant = other { return negated ? "0" : "1" }
+            if case .constant = other { return negated ? no : yes }
             guard case .scalar(let sql, _) = other else { throw StoreFetchUnsupported() }
             return negated ? "\(sql) IS NOT NULL" : "\(sql) IS NULL"
         }
@@ -138,12 +140,12 @@ extension SQLPredicateCompiler {
         guard let leftKind, leftKind == rightKind else {
             // Collections against values, numbers against strings…: never equal.
             if leftKind == nil || rightKind == nil { throw StoreFetchUnsupported() }
-            return negated ? "1" : "0"
+            return negated ? yes : no
         }
         guard let a = try value(lhs, leftKind, options), let b = try value(rhs, leftKind, options) else {
-            return negated ? "1" : "0" // an object of another store or not yet saved
+            return negated ? yes : no // an object of another store or not yet saved
         }
-        return negated ? "\(a) IS NOT \(b)" : "\(a) = \(b)"
+        return negated ? dialect.isDistinct(a, b) : "\(a) = \(b)"
     }
 
     /// `needle IN (…)` over the constant `elements` of the needle's kind.
@@ -157,7 +159,7 @@ extension SQLPredicateCompiler {
                   let sql = try value(constant, needleKind, options) else { continue }
             items.append(sql)
         }
-        guard !items.isEmpty, let sql = try value(needle, needleKind, options) else { return "0" }
+        guard !items.isEmpty, let sql = try value(needle, needleKind, options) else { return no }
         return "\(sql) IN (\(items.joined(separator: ", ")))"
     }
 
@@ -177,6 +179,7 @@ extension SQLPredicateCompiler {
         let folding = kind == .string && Self.folds(options)
         switch term {
         case .scalar(let sql, _):
+            if folding && !dialect.hasCoreDataFunctions { throw StoreFetchUnsupported() }
             return folding ? "cd_fold(\(sql), \(options.rawValue))" : sql
         case .toMany:
             throw StoreFetchUnsupported()

@@ -224,7 +224,7 @@ extension SQLPredicateCompiler {
                   case .scalar(let value, let valueKind) = try keyPath(property, from: group.scope, path: many.path)
             else { throw StoreFetchUnsupported() }
             switch (name, valueKind) {
-            case ("@sum", .number): sql = memberQuery("TOTAL(\(value))", group, where: nil)
+            case ("@sum", .number): sql = memberQuery(dialect.total(value), group, where: nil)
             case ("@avg", .number): sql = memberQuery("AVG(\(value))", group, where: nil)
             case ("@min", .number), ("@min", .date), ("@min", .string):
                 sql = memberQuery("MIN(\(value))", group, where: nil)
@@ -274,7 +274,7 @@ extension SQLPredicateCompiler {
         case ("divide:by:", .number, .number):
             guard case .constant(let divisor) = b, case .number(let n) = PredicateValue.classify(divisor),
                   n.doubleValue != 0 else { throw StoreFetchUnsupported() }
-            return .scalar("(CAST(\(left.sql) AS REAL) / \(right.sql))", .number)
+            return .scalar("(CAST(\(left.sql) AS \(dialect.realType)) / \(right.sql))", .number)
         default:
             throw StoreFetchUnsupported()
         }

@@ -29,6 +29,8 @@ final class SQLPredicateCompiler {
     let schema: SQLiteSchema
     /// The store being queried: object constants of other stores match nothing.
     let backend: StoreBackend
+    /// How the store's engine spells the SQL.
+    let dialect: SQLDialect
     private(set) var bindings: [SQLBinding] = []
     private var aliasCount = 0
     /// The outermost scope: the fetched entity's table as `t0`.
@@ -54,9 +56,10 @@ final class SQLPredicateCompiler {
         }
     }
 
-    init(schema: SQLiteSchema, entity: NSEntityDescription, backend: StoreBackend) {
+    init(schema: SQLiteSchema, entity: NSEntityDescription, backend: StoreBackend, dialect: SQLDialect = .sqlite) {
         self.schema = schema
         self.backend = backend
+        self.dialect = dialect
         root = Scope(alias: "t0", entity: entity, variable: nil, parent: nil)
     }
 
@@ -78,7 +81,7 @@ final class SQLPredicateCompiler {
     /// A numbered parameter for `value`.
     func parameter(_ value: SQLBinding) -> String {
         bindings.append(value)
-        return "?\(bindings.count)"
+        return dialect.parameter(bindings.count)
     }
 
     func newAlias(_ prefix: String) -> String {
@@ -95,22 +98,27 @@ final class SQLPredicateCompiler {
         if let compound = predicate as? NSCompoundPredicate {
             let parts = try compound.subpredicates.map { try compile($0, scope) }
             switch compound.compoundPredicateType {
-            case .and: return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
-            case .or: return parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")"
+            case .and: return parts.isEmpty ? yes : "(" + parts.joined(separator: " AND ") + ")"
+            case .or: return parts.isEmpty ? no : "(" + parts.joined(separator: " OR ") + ")"
             case .not:
-                guard let part = parts.first else { return "1" }
-                return Self.not(part)
+                guard let part = parts.first else { return yes }
+                return not(part)
             }
         }
-        if predicate.isEqual(NSPredicate(value: true)) { return "1" }
-        if predicate.isEqual(NSPredicate(value: false)) { return "0" }
+        if predicate.isEqual(NSPredicate(value: true)) { return yes }
+        if predicate.isEqual(NSPredicate(value: false)) { return no }
         throw StoreFetchUnsupported() // block predicates run in memory only
     }
 
     /// Two-valued negation: a NULL operand (an unknown comparison) counts as false first.
-    static func not(_ sql: String) -> String {
-        "NOT COALESCE(\(sql), 0)"
+    func not(_ sql: String) -> String {
+        "NOT COALESCE(\(sql), \(no))"
     }
+
+    /// The dialect's condition that always holds.
+    var yes: String { dialect.alwaysTrue }
+    /// The dialect's condition that never holds.
+    var no: String { dialect.alwaysFalse }
 
     // MARK: - Errors
 

@@ -39,6 +39,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         public static let sqlite = StoreType(rawValue: NSSQLiteStoreType)
         /// The in-memory store.
         public static let inMemory = StoreType(rawValue: NSInMemoryStoreType)
+        /// The PostgreSQL store (``NSPostgreSQLStoreType``), added with a `postgresql://` URL.
+        ///
+        /// - Note: Apple parity: OpenCoreData's own store type; Apple has none for PostgreSQL.
+        public static let postgresql = StoreType(rawValue: NSPostgreSQLStoreType)
         /// Apple's binary store (not available here: adding one fails with
         /// `NSPersistentStoreInvalidTypeError`).
         public static let binary = StoreType(rawValue: NSBinaryStoreType)

@@ -43,7 +43,7 @@ extension NSPersistentStoreCoordinator {
                 throw CoreDataError.store(NSPersistentStoreOperationError,
                     "A store already exists at \(url.path); destroy it first to migrate there.", url: url)
             }
-        case .inMemory?:
+        case .inMemory?, .postgreSQL?:
             break
         case .registered?:
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError,

@@ -137,7 +137,7 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
                    options: [AnyHashable: Any]?) throws -> NSPersistentStore {
         guard let kind = StoreTypeRegistry.kind(of: storeType) else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError,
-                "Unknown store type \(storeType): use NSSQLiteStoreType, NSInMemoryStoreType or a type registered with registerStoreClass(_:forStoreType:).")
+                "Unknown store type \(storeType): use NSSQLiteStoreType, NSInMemoryStoreType, NSPostgreSQLStoreType or a type registered with registerStoreClass(_:forStoreType:).")
         }
         switch kind {
         case .sqlite:
@@ -156,6 +156,17 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
         case .inMemory:
             return NSPersistentStore(backend: InMemoryStoreBackend(), configurationName: configuration,
                                      url: storeURL, options: options)
+        case .postgreSQL:
+            guard let storeURL, storeURL.scheme == "postgresql" || storeURL.scheme == "postgres" else {
+                throw CoreDataError.make(
+                    NSPersistentStoreOpenError,
+                    "A PostgreSQL store needs a postgresql:// URL, not \(storeURL?.absoluteString ?? "nil").")
+            }
+            if persistentStores.contains(where: { $0.url == storeURL }) {
+                throw CoreDataError.make(NSPersistentStoreOpenError, "The PostgreSQL store at \(storeURL.absoluteString) is already added to this coordinator.")
+            }
+            return NSPersistentStore(backend: PostgreSQLStoreBackend(url: storeURL, options: options ?? [:]),
+                                     configurationName: configuration, url: storeURL, options: options)
         case .registered(let storeClass):
             guard let type = storeClass as? NSPersistentStore.Type else {
                 throw CoreDataError.make(NSPersistentStoreInvalidTypeError,
@@ -470,6 +481,8 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
             try SQLiteStoreBackend.emptyStore(at: url, busyTimeout: SQLiteStoreBackend.busyTimeout(options))
         case .inMemory:
             return
+        case .postgreSQL:
+            try PostgreSQLStoreBackend.destroyStore(at: url, entities: managedObjectModel.entities)
         case .registered:
             guard url.isFileURL, FileManager.default.fileExists(atPath: url.path) else { return }
             do {

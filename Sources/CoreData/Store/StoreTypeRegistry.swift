@@ -1,6 +1,6 @@
 import Foundation
 
-/// The store types a coordinator can add: the built-in SQLite and in-memory stores, and the
+/// The store types a coordinator can add: the built-in SQLite, in-memory and PostgreSQL stores, and the
 /// classes apps register with `NSPersistentStoreCoordinator.registerStoreClass(_:forStoreType:)`.
 ///
 /// Process-wide, as Apple's registry is (a class method registers for every coordinator).
@@ -9,6 +9,7 @@ enum StoreTypeRegistry {
     enum Kind {
         case sqlite
         case inMemory
+        case postgreSQL
         /// A registered class (checked to be an `NSPersistentStore` subclass when a store of
         /// the type is added, as Apple checks).
         case registered(AnyClass)
@@ -22,6 +23,7 @@ enum StoreTypeRegistry {
         switch type {
         case NSSQLiteStoreType: return .sqlite
         case NSInMemoryStoreType: return .inMemory
+        case NSPostgreSQLStoreType: return .postgreSQL
         default:
             lock.lock()
             defer { lock.unlock() }
@@ -32,7 +34,7 @@ enum StoreTypeRegistry {
     /// Registers `storeClass` for `type`; nil unregisters the type. The built-in types
     /// cannot be replaced.
     static func register(_ storeClass: AnyClass?, for type: String) {
-        guard type != NSSQLiteStoreType, type != NSInMemoryStoreType else { return }
+        guard type != NSSQLiteStoreType, type != NSInMemoryStoreType, type != NSPostgreSQLStoreType else { return }
         lock.lock()
         defer { lock.unlock() }
         classes[type] = storeClass
@@ -46,6 +48,7 @@ enum StoreTypeRegistry {
         var result = classes
         result[NSSQLiteStoreType] = NSPersistentStore.self
         result[NSInMemoryStoreType] = NSPersistentStore.self
+        result[NSPostgreSQLStoreType] = NSPersistentStore.self
         return result
     }
 

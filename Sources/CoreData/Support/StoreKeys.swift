@@ -4,6 +4,18 @@
 public let NSSQLiteStoreType = "SQLite"
 /// The in-memory store: nothing is written to disk, and its contents go with its coordinator.
 public let NSInMemoryStoreType = "InMemory"
+/// The PostgreSQL store: Core Data's table layout in a PostgreSQL database, added with a
+/// `postgresql://` URL (libpq's connection URI), so that many processes on many machines share
+/// one store.
+///
+/// ```swift
+/// let description = NSPersistentStoreDescription(url: URL(string: "postgresql://app@db.example/shop")!)
+/// description.type = NSPostgreSQLStoreType
+/// ```
+///
+/// - Note: Apple parity: not one of Apple's store types; OpenCoreData's own, with the SQLite
+///   store's semantics (optimistic locking on `Z_OPT`, the merge policies, the same predicates).
+public let NSPostgreSQLStoreType = "PostgreSQL"
 /// Apple's binary store.
 ///
 /// - Note: Apple parity: not implemented; adding a store of this type throws
@@ -19,6 +31,13 @@ public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentSt
 /// A store option: infer the mapping between the two model versions for a lightweight migration (on
 /// by default in ``NSPersistentStoreDescription``).
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+/// A PostgreSQL store option: `true` runs each save at SERIALIZABLE isolation instead of READ
+/// COMMITTED, so that a save also fails when what it read (not only the rows it writes) changed
+/// meanwhile; a save the server refuses as a serialization failure is run again, up to five
+/// times, before its error reaches `save()`.
+///
+/// - Note: Apple parity: OpenCoreData's own option, for ``NSPostgreSQLStoreType``.
+public let NSPostgreSQLSerializableOption = "NSPostgreSQLSerializableOption"
 /// A store option: a dictionary of SQLite pragmas (name to value) run when the store opens, for
 /// example `["journal_mode": "DELETE"]`.
 public let NSSQLitePragmasOption = "NSSQLitePragmasOption"

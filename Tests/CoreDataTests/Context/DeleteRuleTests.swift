@@ -4,7 +4,7 @@ import Testing
 import CoreDataTestSupport
 
 @Suite struct DeleteRuleTests {
-    @Test("Cascade one-to-one reaches an inherited destination; Nullify one-to-one clears the owner", arguments: bothStoreTypes)
+    @Test("Cascade one-to-one reaches an inherited destination; Nullify one-to-one clears the owner", arguments: allStoreTypes)
     func oneToOne(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let note = stack.insert("Note") as! Note
@@ -31,7 +31,7 @@ import CoreDataTestSupport
         #expect(second.attachment == nil)
     }
 
-    @Test("Nullify one-to-many removes the deleted member from the owner; No Action leaves the owner alone", arguments: bothStoreTypes)
+    @Test("Nullify one-to-many removes the deleted member from the owner; No Action leaves the owner alone", arguments: allStoreTypes)
     func oneToManyNullifyAndNoAction(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let folder = stack.insert("Folder") as! Folder
@@ -54,7 +54,7 @@ import CoreDataTestSupport
         #expect(copy.folder == nil)
     }
 
-    @Test("Cascade through an ordered reflexive relationship deletes the whole subtree, cycles included", arguments: bothStoreTypes)
+    @Test("Cascade through an ordered reflexive relationship deletes the whole subtree, cycles included", arguments: allStoreTypes)
     func cascadeReflexiveOrdered(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let root = stack.insert("Folder", ["name": "root"]) as! Folder
@@ -85,7 +85,7 @@ import CoreDataTestSupport
         #expect(stack.context.insertedObjects.isEmpty)
     }
 
-    @Test("Deny on a many-to-many fails the save naming the object and the key; the context keeps its changes", arguments: bothStoreTypes)
+    @Test("Deny on a many-to-many fails the save naming the object and the key; the context keeps its changes", arguments: allStoreTypes)
     func denyManyToMany(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let note = stack.insert("Note") as! Note
@@ -109,7 +109,7 @@ import CoreDataTestSupport
         #expect(try other.count(for: NSFetchRequest<NSManagedObject>(entityName: "Tag")) == 0)
     }
 
-    @Test("Nullify on a reflexive many-to-many removes the deleted object from both sides", arguments: bothStoreTypes)
+    @Test("Nullify on a reflexive many-to-many removes the deleted object from both sides", arguments: allStoreTypes)
     func reflexiveManyToMany(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let animal = stack.insert("Tag", ["name": "animal"]), dog = stack.insert("Tag", ["name": "dog"])

@@ -14,7 +14,7 @@ import CoreDataTestSupport
         return (week, party)
     }
 
-    @Test("a predicate holding a fetch request expression selects by the fetch's results", arguments: bothStoreTypes)
+    @Test("a predicate holding a fetch request expression selects by the fetch's results", arguments: allStoreTypes)
     func predicateWithFetch(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         _ = try fill(stack)

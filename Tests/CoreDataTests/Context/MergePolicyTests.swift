@@ -222,7 +222,7 @@ private final class StubbornPolicy: NSMergePolicy, @unchecked Sendable {
         #expect(note.value(forKey: "body") as? String == "Mine" && note.isUpdated)
     }
 
-    @Test("another context of the same coordinator saved first: the conflict carries the cached row and the object's snapshot", arguments: bothStoreTypes)
+    @Test("another context of the same coordinator saved first: the conflict carries the cached row and the object's snapshot", arguments: allStoreTypes)
     func errorPolicySameCoordinator(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: ConflictModels.notes())
         let note = stack.insert("Note", ["title": "Draft", "count": 1])
@@ -352,7 +352,7 @@ private final class StubbornPolicy: NSMergePolicy, @unchecked Sendable {
         #expect(try shared.versions() == ["Theirs": 2])
     }
 
-    @Test("the conflict resolved first is the one a same-coordinator context made", arguments: bothStoreTypes)
+    @Test("the conflict resolved first is the one a same-coordinator context made", arguments: allStoreTypes)
     func sameCoordinatorMerges(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: ConflictModels.notes())
         let note = stack.insert("Note", ["title": "Draft", "body": "Text"])

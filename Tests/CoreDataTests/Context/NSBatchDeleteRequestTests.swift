@@ -19,7 +19,7 @@ import CoreDataTestSupport
         }
     }
 
-    @Test("A fetch request selects what is deleted; every result type answers", arguments: bothStoreTypes)
+    @Test("A fetch request selects what is deleted; every result type answers", arguments: allStoreTypes)
     func resultTypes(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: BatchModel.make())
         for i in 0..<6 { stack.insert("Quake", ["code": "q\(i)", "magnitude": Double(i)]) }
@@ -47,7 +47,7 @@ import CoreDataTestSupport
         #expect(ids.requestType == .batchDeleteRequestType)
     }
 
-    @Test("Object IDs name what is deleted; IDs of two entities or unsaved objects throw", arguments: bothStoreTypes)
+    @Test("Object IDs name what is deleted; IDs of two entities or unsaved objects throw", arguments: allStoreTypes)
     func objectIDs(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: BatchModel.make())
         let a = stack.insert("Quake", ["code": "a"]), b = stack.insert("Quake", ["code": "b"]), c = stack.insert("Quake", ["code": "c"])
@@ -63,7 +63,7 @@ import CoreDataTestSupport
         #expect(try count(stack, "Quake") == 1 && count(stack, "Author") == 1)
     }
 
-    @Test("Delete rules: cascade deletes books, nullify clears a shelf's books and tags' links", arguments: bothStoreTypes)
+    @Test("Delete rules: cascade deletes books, nullify clears a shelf's books and tags' links", arguments: allStoreTypes)
     func rules(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: BatchModel.make())
         let author = stack.insert("Author", ["name": "A"]), other = stack.insert("Author", ["name": "B"])
@@ -105,7 +105,7 @@ import CoreDataTestSupport
         }
     }
 
-    @Test("A deny rule or a mandatory to-one inverse refuses the delete, and nothing is deleted", arguments: bothStoreTypes)
+    @Test("A deny rule or a mandatory to-one inverse refuses the delete, and nothing is deleted", arguments: allStoreTypes)
     func refusals(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: BatchModel.make())
         let library = stack.insert("Library", ["name": "L"])
@@ -130,7 +130,7 @@ import CoreDataTestSupport
         #expect(try count(stack, "Library") == 1)
     }
 
-    @Test("Contexts drop deleted objects when they merge the result; fetches never return them", arguments: bothStoreTypes)
+    @Test("Contexts drop deleted objects when they merge the result; fetches never return them", arguments: allStoreTypes)
     func contextsAfterMerge(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: BatchModel.make())
         let a = stack.insert("Quake", ["code": "a"])

@@ -13,7 +13,7 @@ import CoreDataTestSupport
         return try context.fetch(request)
     }
 
-    @Test("Dictionaries become rows, with defaults for what they leave out, and every result type answers", arguments: bothStoreTypes)
+    @Test("Dictionaries become rows, with defaults for what they leave out, and every result type answers", arguments: allStoreTypes)
     func resultTypes(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: BatchModel.make())
         let status = NSBatchInsertRequest(entityName: "Quake", objects: [["code": "a", "magnitude": 4.5]])
@@ -64,7 +64,7 @@ import CoreDataTestSupport
         #expect(try raw.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Quake'") as? Int64 == 3)
     }
 
-    @Test("Handlers are called until they answer true; that last object is not inserted", arguments: bothStoreTypes)
+    @Test("Handlers are called until they answer true; that last object is not inserted", arguments: allStoreTypes)
     func handlers(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: BatchModel.make())
         var n = 0
@@ -93,7 +93,7 @@ import CoreDataTestSupport
         #expect(all[2].value(forKey: "magnitude") as? Double == 2)
     }
 
-    @Test("A uniqueness constraint upserts: the stored object (and one inserted earlier in the batch) takes the named values", arguments: bothStoreTypes)
+    @Test("A uniqueness constraint upserts: the stored object (and one inserted earlier in the batch) takes the named values", arguments: allStoreTypes)
     func upsert(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: BatchModel.make())
         let held = stack.insert("Quake", ["code": "a", "magnitude": 1.0, "place": "Lima"])
@@ -121,7 +121,7 @@ import CoreDataTestSupport
         #expect(held.value(forKey: "magnitude") as? Double == 5.5)
     }
 
-    @Test("Bad input throws Apple's codes and writes nothing", arguments: bothStoreTypes)
+    @Test("Bad input throws Apple's codes and writes nothing", arguments: allStoreTypes)
     func badInput(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: BatchModel.make())
         func code(_ request: NSBatchInsertRequest) -> Int? {

@@ -25,7 +25,7 @@ import CoreDataTestSupport
         return result
     }
 
-    @Test("A predicate selects the rows; every result type answers", arguments: bothStoreTypes)
+    @Test("A predicate selects the rows; every result type answers", arguments: allStoreTypes)
     func resultTypes(storeType: String) throws {
         let stack = try seed(storeType)
         let status = NSBatchUpdateRequest(entityName: "Quake")
@@ -58,7 +58,7 @@ import CoreDataTestSupport
         }
     }
 
-    @Test("Expressions are evaluated on each row: arithmetic on key paths, other attributes, functions", arguments: bothStoreTypes)
+    @Test("Expressions are evaluated on each row: arithmetic on key paths, other attributes, functions", arguments: allStoreTypes)
     func expressions(storeType: String) throws {
         let stack = try seed(storeType)
         let request = NSBatchUpdateRequest(entityName: "Quake")
@@ -83,7 +83,7 @@ import CoreDataTestSupport
         #expect(try values(stack, "place")["d"] as? String == "P3")
     }
 
-    @Test("includesSubentities = false leaves sub-entity rows alone", arguments: bothStoreTypes)
+    @Test("includesSubentities = false leaves sub-entity rows alone", arguments: allStoreTypes)
     func subentities(storeType: String) throws {
         let stack = try seed(storeType)
         let request = NSBatchUpdateRequest(entityName: "Quake")
@@ -94,7 +94,7 @@ import CoreDataTestSupport
         #expect(try values(stack, "count")["e"] as? Int == 7)
     }
 
-    @Test("A context sees updated values once it refreshes; saving the stale object conflicts", arguments: bothStoreTypes)
+    @Test("A context sees updated values once it refreshes; saving the stale object conflicts", arguments: allStoreTypes)
     func contextsAfterMerge(storeType: String) throws {
         let stack = try seed(storeType)
         let request = NSFetchRequest<NSManagedObject>(entityName: "Quake")
@@ -120,7 +120,7 @@ import CoreDataTestSupport
         try stack.context.save()
     }
 
-    @Test("Bad input throws Apple's codes and writes nothing", arguments: bothStoreTypes)
+    @Test("Bad input throws Apple's codes and writes nothing", arguments: allStoreTypes)
     func badInput(storeType: String) throws {
         let stack = try seed(storeType)
         func code(_ properties: [AnyHashable: Any]?, entity: String = "Quake") -> Int? {

@@ -46,7 +46,7 @@ import CoreDataTestSupport
         }
     }
 
-    @Test("a child's fetch sees the parent's unsaved inserts, updates and deletes and the store", arguments: bothStoreTypes)
+    @Test("a child's fetch sees the parent's unsaved inserts, updates and deletes and the store", arguments: allStoreTypes)
     func fetchSeesParentChanges(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let kept = stack.insertItem("Bread"), renamed = stack.insertItem("Apples"), gone = stack.insertItem("Cheese")
@@ -76,7 +76,7 @@ import CoreDataTestSupport
         #expect(try names(limited, in: child) == ["Apricots", "Bread"])
     }
 
-    @Test("a child's faults fulfil from the parent's current values, not the store", arguments: bothStoreTypes)
+    @Test("a child's faults fulfil from the parent's current values, not the store", arguments: allStoreTypes)
     func faultsFromParent(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let list = NSEntityDescription.insertNewObject(forEntityName: "ShoppingList", into: stack.context)
@@ -106,7 +106,7 @@ import CoreDataTestSupport
         }
     }
 
-    @Test("saving a child hands its changes to the parent; only the parent's save reaches the store", arguments: bothStoreTypes)
+    @Test("saving a child hands its changes to the parent; only the parent's save reaches the store", arguments: allStoreTypes)
     func saveIntoParent(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let milk = stack.insertItem("Milk"), soap = stack.insertItem("Soap")
@@ -195,7 +195,7 @@ import CoreDataTestSupport
         #expect(rootSaves.notes.isEmpty)
     }
 
-    @Test("rollback and reset of a child leave the parent as it was", arguments: bothStoreTypes)
+    @Test("rollback and reset of a child leave the parent as it was", arguments: allStoreTypes)
     func rollbackAndReset(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let item = stack.insertItem("Salt")
@@ -232,7 +232,7 @@ import CoreDataTestSupport
         }
     }
 
-    @Test("obtainPermanentIDs in a child agrees with the parent and the store", arguments: bothStoreTypes)
+    @Test("obtainPermanentIDs in a child agrees with the parent and the store", arguments: allStoreTypes)
     func permanentIDs(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let fromParent = stack.insertItem("Flour")
@@ -254,7 +254,7 @@ import CoreDataTestSupport
         #expect(try reader.existingObject(with: theirs).value(forKey: "name") as? String == "Flour")
     }
 
-    @Test("a child that merges changes from its parent picks up the parent's saves", arguments: bothStoreTypes)
+    @Test("a child that merges changes from its parent picks up the parent's saves", arguments: allStoreTypes)
     func automaticMergeFromParent(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let item = stack.insertItem("Coffee")
@@ -287,7 +287,7 @@ import CoreDataTestSupport
         #expect(refreshes.notes.isEmpty)
     }
 
-    @Test("grandchildren save up the chain, one level per save", arguments: bothStoreTypes)
+    @Test("grandchildren save up the chain, one level per save", arguments: allStoreTypes)
     func grandchildren(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         stack.insertItem("Root's")
@@ -350,7 +350,7 @@ import CoreDataTestSupport
         #expect(try reader.performAndWait { try reader.count(for: NSFetchRequest<NSManagedObject>(entityName: "ShoppingList")) } == 1)
     }
 
-    @Test("the writer pattern: a background context whose parent is a private-queue writer", arguments: bothStoreTypes)
+    @Test("the writer pattern: a background context whose parent is a private-queue writer", arguments: allStoreTypes)
     func writerPattern(storeType: String) async throws {
         let stack = try TestStack(storeType: storeType)
         let writer = stack.context

@@ -32,7 +32,7 @@ private enum ConstraintModel {
         try stack.newContext().count(for: NSFetchRequest<NSManagedObject>(entityName: entity))
     }
 
-    @Test("a duplicate of a stored value fails with NSManagedObjectConstraintMergeError carrying the conflict", arguments: bothStoreTypes)
+    @Test("a duplicate of a stored value fails with NSManagedObjectConstraintMergeError carrying the conflict", arguments: allStoreTypes)
     func errorPolicy(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: ConstraintModel.make())
         let ann = stack.insert("Person", ["email": "a@x", "name": "Ann"])
@@ -50,7 +50,7 @@ private enum ConstraintModel {
         #expect(try count(stack, "Person") == 1)
     }
 
-    @Test("duplicates among unsaved objects conflict with each other", arguments: bothStoreTypes)
+    @Test("duplicates among unsaved objects conflict with each other", arguments: allStoreTypes)
     func inMemoryDuplicates(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: ConstraintModel.make())
         let a = stack.insert("Person", ["email": "a@x"]), b = stack.insert("Person", ["email": "a@x"])
@@ -60,7 +60,7 @@ private enum ConstraintModel {
         #expect(Set(conflicts.first?.conflictingObjects ?? []) == [a, b])
     }
 
-    @Test("compound constraints conflict only when every value matches", arguments: bothStoreTypes)
+    @Test("compound constraints conflict only when every value matches", arguments: allStoreTypes)
     func compound(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: ConstraintModel.make())
         _ = stack.insert("Edition", ["title": "Dune", "number": 1])
@@ -70,7 +70,7 @@ private enum ConstraintModel {
         #expect(throws: NSError.self) { try stack.context.save() }
     }
 
-    @Test("mergeByPropertyObjectTrump keeps the stored object and gives it the new values", arguments: bothStoreTypes)
+    @Test("mergeByPropertyObjectTrump keeps the stored object and gives it the new values", arguments: allStoreTypes)
     func objectTrump(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: ConstraintModel.make())
         let ann = stack.insert("Person", ["email": "a@x", "name": "Ann", "age": 30])
@@ -87,7 +87,7 @@ private enum ConstraintModel {
         #expect((stored.value(forKey: "age") as? NSNumber)?.intValue == 30)
     }
 
-    @Test("mergeByPropertyStoreTrump and rollback keep the stored values", arguments: bothStoreTypes)
+    @Test("mergeByPropertyStoreTrump and rollback keep the stored values", arguments: allStoreTypes)
     func storeTrumpAndRollback(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: ConstraintModel.make())
         let ann = stack.insert("Person", ["email": "a@x", "name": "Ann"])

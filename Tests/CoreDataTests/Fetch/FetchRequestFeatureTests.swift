@@ -37,7 +37,7 @@ import CoreDataTestSupport
         return description
     }
 
-    @Test("dictionary results hold the requested attributes, key paths and to-one IDs", arguments: bothStoreTypes)
+    @Test("dictionary results hold the requested attributes, key paths and to-one IDs", arguments: allStoreTypes)
     func dictionaries(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -55,7 +55,7 @@ import CoreDataTestSupport
     }
 
     @Test("dictionaries of plain attributes: filtered, sorted, paged; objects the context holds read from memory",
-          arguments: bothStoreTypes)
+          arguments: allStoreTypes)
     func attributeDictionaries(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -97,7 +97,7 @@ import CoreDataTestSupport
         #expect(try context.fetch(request).map { $0["name"] as? String } == ["Milk", "Nails", "Stray"])
     }
 
-    @Test("aggregates grouped by a to-one, filtered by HAVING, sorted by the group key", arguments: bothStoreTypes)
+    @Test("aggregates grouped by a to-one, filtered by HAVING, sorted by the group key", arguments: allStoreTypes)
     func grouping(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -120,7 +120,7 @@ import CoreDataTestSupport
         #expect(rows[1]["mean"] as? Double == 2.5)
     }
 
-    @Test("aggregates without GROUP BY give one row; a stray property is an error", arguments: bothStoreTypes)
+    @Test("aggregates without GROUP BY give one row; a stray property is an error", arguments: allStoreTypes)
     func wholeTable(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -138,7 +138,7 @@ import CoreDataTestSupport
         #expect(misuse.localizedDescription.contains("NSDictionaryResultType"))
     }
 
-    @Test("returnsDistinctResults removes duplicate rows", arguments: bothStoreTypes)
+    @Test("returnsDistinctResults removes duplicate rows", arguments: allStoreTypes)
     func distinct(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -185,7 +185,7 @@ import CoreDataTestSupport
         #expect(log.statements.count == 4)
     }
 
-    @Test("includesPropertyValues = false and ID results read only keys", arguments: bothStoreTypes)
+    @Test("includesPropertyValues = false and ID results read only keys", arguments: allStoreTypes)
     func keysOnly(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -203,7 +203,7 @@ import CoreDataTestSupport
         #expect(Set(try context.fetch(ids)) == Set(items.map(\.objectID)))
     }
 
-    @Test("includesSubentities decides whether sub-entities' objects are fetched", arguments: bothStoreTypes)
+    @Test("includesSubentities decides whether sub-entities' objects are fetched", arguments: allStoreTypes)
     func subentities(_ storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: Models.library())
         for name in ["Message", "TextMessage", "TextMessage", "SystemMessage"] {
@@ -235,7 +235,7 @@ import CoreDataTestSupport
         #expect(try context.count(for: request) == 0)
     }
 
-    @Test("an asynchronous fetch completes on the context's queue, and can be cancelled", arguments: bothStoreTypes)
+    @Test("an asynchronous fetch completes on the context's queue, and can be cancelled", arguments: allStoreTypes)
     func asynchronous(_ storeType: String) async throws {
         let stack = try Self.shopping(storeType)
         let context = stack.newContext()
@@ -265,7 +265,7 @@ import CoreDataTestSupport
         #expect(error?.code == NSUserCancelledError)
     }
 
-    @Test("a fetch request template from a model file fetches with its variables substituted", arguments: bothStoreTypes)
+    @Test("a fetch request template from a model file fetches with its variables substituted", arguments: allStoreTypes)
     func template(_ storeType: String) throws {
         let temporary = try TemporaryDirectory()
         let folder = temporary.file("T.xcdatamodel")
@@ -298,7 +298,7 @@ import CoreDataTestSupport
 /// `NSSortDescriptor(keyPath:ascending:)` on `@Managed` properties (issue 5, item 5).
 @Suite struct KeyPathSortDescriptorTests {
     @Test("a Swift key path to a @Managed property sorts by its key, in SQL and in memory",
-          arguments: bothStoreTypes)
+          arguments: allStoreTypes)
     func keyPaths(_ storeType: String) throws {
         let stack = try FetchRequestFeatureTests.shopping(storeType)
         let context = stack.newContext()

@@ -15,7 +15,7 @@ import CoreDataTestSupport
         return stack
     }
 
-    @Test("a predicate selects the matching objects", arguments: bothStoreTypes)
+    @Test("a predicate selects the matching objects", arguments: allStoreTypes)
     func predicate(_ storeType: String) throws {
         let stack = try stackWithItems(storeType)
         let context = stack.newContext()
@@ -26,7 +26,7 @@ import CoreDataTestSupport
         #expect(try context.count(for: request) == 2)
     }
 
-    @Test("sort descriptors order results, with limit and offset applied after sorting", arguments: bothStoreTypes)
+    @Test("sort descriptors order results, with limit and offset applied after sorting", arguments: allStoreTypes)
     func sorting(_ storeType: String) throws {
         let stack = try stackWithItems(storeType)
         let context = stack.newContext()
@@ -43,7 +43,7 @@ import CoreDataTestSupport
         #expect(names == ["apples", "bread", "Eggs", "Milk", "Éclair"])
     }
 
-    @Test("unsaved changes are matched by the predicate in memory", arguments: bothStoreTypes)
+    @Test("unsaved changes are matched by the predicate in memory", arguments: allStoreTypes)
     func pendingChangesWithPredicate(_ storeType: String) throws {
         let stack = try stackWithItems(storeType)
         let request = NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem")
@@ -55,7 +55,7 @@ import CoreDataTestSupport
         #expect(try stack.context.fetch(request) == [big])
     }
 
-    @Test("an unknown key in a predicate is a thrown error, not a trap", arguments: bothStoreTypes)
+    @Test("an unknown key in a predicate is a thrown error, not a trap", arguments: allStoreTypes)
     func unknownKeyInPredicate(_ storeType: String) throws {
         let stack = try stackWithItems(storeType)
         let request = NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem")
@@ -63,7 +63,7 @@ import CoreDataTestSupport
         #expect(throws: NSError.self) { try stack.newContext().fetch(request) }
     }
 
-    @Test("typed subclass fetch requests return the subclass", arguments: bothStoreTypes)
+    @Test("typed subclass fetch requests return the subclass", arguments: allStoreTypes)
     func typedFetch(_ storeType: String) throws {
         let stack = try stackWithItems(storeType)
         let context = stack.newContext()

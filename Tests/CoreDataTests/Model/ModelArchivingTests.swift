@@ -101,7 +101,7 @@ private func richModel() -> NSManagedObjectModel {
         #expect(template.fetchLimit == 10)
     }
 
-    @Test("a decoded model opens a store and its template and derived attribute work", arguments: bothStoreTypes)
+    @Test("a decoded model opens a store and its template and derived attribute work", arguments: allStoreTypes)
     func decodedModelWorks(storeType: String) throws {
         let decoded = try roundTrip(richModel())
         let stack = try TestStack(storeType: storeType, model: decoded)
@@ -140,7 +140,7 @@ private func richModel() -> NSManagedObjectModel {
     }
 
     @Test("an archived fetch request keeps its predicate, sort order and options and fetches the same objects",
-          arguments: bothStoreTypes)
+          arguments: allStoreTypes)
     func fetchRequestRoundTrip(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         for (name, quantity) in [("Apples", 3), ("Bread", 1), ("Cheese", 5)] {

@@ -40,7 +40,7 @@ private enum DerivedModel {
 }
 
 @Suite struct DerivedAttributeTests {
-    @Test("derived attributes are computed on save and stored", arguments: bothStoreTypes)
+    @Test("derived attributes are computed on save and stored", arguments: allStoreTypes)
     func computedOnSave(storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: DerivedModel.make())
         let list = stack.insert("List", ["title": "Crème Brûlée"])

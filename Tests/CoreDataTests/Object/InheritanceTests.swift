@@ -4,7 +4,7 @@ import Testing
 import CoreDataTestSupport
 
 @Suite struct InheritanceTests {
-    @Test("fetching a parent entity returns the concrete sub-entities, unless includesSubentities is false", arguments: bothStoreTypes)
+    @Test("fetching a parent entity returns the concrete sub-entities, unless includesSubentities is false", arguments: allStoreTypes)
     func fetchParent(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         _ = stack.insert("ImageAttachment", ["fileName": "a.png", "width": 10])
@@ -23,7 +23,7 @@ import CoreDataTestSupport
         #expect(try other.fetch(request).isEmpty)
     }
 
-    @Test("a to-one to a hierarchy reads back the concrete destination", arguments: bothStoreTypes)
+    @Test("a to-one to a hierarchy reads back the concrete destination", arguments: allStoreTypes)
     func toOneIntoHierarchy(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let note = stack.insert("Note") as! Note

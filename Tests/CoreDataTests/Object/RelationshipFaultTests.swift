@@ -4,7 +4,7 @@ import Testing
 import CoreDataTestSupport
 
 @Suite struct RelationshipFaultTests {
-    @Test("hasFault and objectIDs(forRelationshipNamed:) answer without loading anything", arguments: bothStoreTypes)
+    @Test("hasFault and objectIDs(forRelationshipNamed:) answer without loading anything", arguments: allStoreTypes)
     func idsWithoutLoading(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let folder = stack.insert("Folder", ["name": "F"]) as! Folder

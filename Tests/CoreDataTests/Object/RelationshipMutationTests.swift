@@ -4,7 +4,7 @@ import Testing
 import CoreDataTestSupport
 
 @Suite struct RelationshipMutationTests {
-    @Test("mutableSetValue(forKey:) is live: add and remove change the relationship and its inverse", arguments: bothStoreTypes)
+    @Test("mutableSetValue(forKey:) is live: add and remove change the relationship and its inverse", arguments: allStoreTypes)
     func mutableSetIsLive(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let folder = stack.insert("Folder", ["name": "F"]) as! Folder
@@ -25,7 +25,7 @@ import CoreDataTestSupport
         #expect(note.folder == nil)
     }
 
-    @Test("a member added to another owner's set leaves its previous owner", arguments: bothStoreTypes)
+    @Test("a member added to another owner's set leaves its previous owner", arguments: allStoreTypes)
     func reassignThroughProxy(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let a = stack.insert("Folder") as! Folder, b = stack.insert("Folder") as! Folder
@@ -37,7 +37,7 @@ import CoreDataTestSupport
         #expect(note.folder === b)
     }
 
-    @Test("mutableOrderedSetValue(forKey:) inserts at an index and keeps many-to-many inverses", arguments: bothStoreTypes)
+    @Test("mutableOrderedSetValue(forKey:) inserts at an index and keeps many-to-many inverses", arguments: allStoreTypes)
     func mutableOrderedSet(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let note = stack.insert("Note") as! Note
@@ -80,7 +80,7 @@ import CoreDataTestSupport
         #expect(folder.children.array as? [Folder] == [child])
     }
 
-    @Test("ordered one-to-many (Z_FOK_) and ordered many-to-many orders survive a save and a new context", arguments: bothStoreTypes)
+    @Test("ordered one-to-many (Z_FOK_) and ordered many-to-many orders survive a save and a new context", arguments: allStoreTypes)
     func orderingsRoundTrip(storeType: String) throws {
         let stack = try TestStack.graph(storeType)
         let root = stack.insert("Folder", ["name": "root"]) as! Folder

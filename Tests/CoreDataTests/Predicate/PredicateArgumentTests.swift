@@ -67,7 +67,7 @@ import Testing
         }
     }
 
-    @Test("managed objects and object IDs, alone and in arrays and sets", arguments: bothStoreTypes)
+    @Test("managed objects and object IDs, alone and in arrays and sets", arguments: allStoreTypes)
     func objectsAndObjectIDs(storeType: String) throws {
         let shop = try Shop(storeType: storeType)
         #expect(try shop.names(NSPredicate(format: "list == %@", shop.home)) == ["Milk", "Soap"])
@@ -88,7 +88,7 @@ import Testing
         #expect(!NSPredicate(format: "SELF == %@", shop.soap.objectID).evaluate(with: shop.milk))
     }
 
-    @Test("strings, string arrays and sets, numbers and NSNumbers", arguments: bothStoreTypes)
+    @Test("strings, string arrays and sets, numbers and NSNumbers", arguments: allStoreTypes)
     func valuesOfFoundationTypes(storeType: String) throws {
         let shop = try Shop(storeType: storeType)
         #expect(try shop.names(NSPredicate(format: "name IN %@", ["Soap", "Bread", "Cheese"])) == ["Bread", "Soap"])
@@ -102,7 +102,7 @@ import Testing
         #expect(try shop.names(NSPredicate(format: "purchased == %@", argumentArray: [false])) == ["Bread", "Milk"])
     }
 
-    @Test("dates, data, UUIDs and URLs, passed as Apple code passes them", arguments: bothStoreTypes)
+    @Test("dates, data, UUIDs and URLs, passed as Apple code passes them", arguments: allStoreTypes)
     func valueTypes(storeType: String) throws {
         let shop = try Shop(storeType: storeType)
         let day = Shop.start.addingTimeInterval(3_600)
@@ -120,7 +120,7 @@ import Testing
         #expect(try shop.names(NSPredicate(format: "link != %@", argumentArray: [milkLink])) == ["Bread", "Soap"])
     }
 
-    @Test("nil, NSNull, an empty Optional, and the TRUE/YES/FALSE/NO constants", arguments: bothStoreTypes)
+    @Test("nil, NSNull, an empty Optional, and the TRUE/YES/FALSE/NO constants", arguments: allStoreTypes)
     func nilAndBooleans(storeType: String) throws {
         let shop = try Shop(storeType: storeType)
         let missing: Date? = nil

@@ -44,6 +44,17 @@ import CoreDataTestSupport
         }
     }
 
+    // Found by fuzzing (Tests/Fuzz/crashes/predicate-crash-adb3…): Foundation's constant
+    // predicate describes itself by its address on Linux.
+    @Test("description prints the format, TRUEPREDICATE and FALSEPREDICATE included",
+          arguments: ["TRUEPREDICATE", "FALSEPREDICATE", "NOT TRUEPREDICATE", "a == 1 AND TRUEPREDICATE", "name BEGINSWITH \"x\""])
+    func descriptionIsTheFormat(format: String) throws {
+        let predicate = NSPredicate(format: format)
+        #expect(predicate.description == format)
+        #expect(predicate.formattedPredicate == format)
+        #expect(NSPredicate(format: predicate.description) == predicate)
+    }
+
     static func constantArgument(_ index: Int) -> Any {
         let values: [Any] = [
             "x", 42, 4.25, true, NSNull(), Date(timeIntervalSinceReferenceDate: 12.5),

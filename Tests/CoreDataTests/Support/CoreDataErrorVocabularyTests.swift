@@ -120,7 +120,7 @@ import Testing
         }
     }
 
-    @Test("a merge conflict lists NSMergeConflicts under conflictList", arguments: bothStoreTypes)
+    @Test("a merge conflict lists NSMergeConflicts under conflictList", arguments: allStoreTypes)
     func mergeConflictsUnderConflictList(storeType: String) throws {
         let stack = try TestStack(storeType: storeType)
         let item = stack.insertItem("Soap")

@@ -15,7 +15,7 @@ import CoreDataTestSupport
         #expect(try TestStack().context.undoManager == nil)
     }
 
-    @Test("attribute changes undo and redo by event", arguments: bothStoreTypes)
+    @Test("attribute changes undo and redo by event", arguments: allStoreTypes)
     func attributes(storeType: String) throws {
         let stack = try stack(storeType)
         let note = stack.insert("Note", ["title": "one"]) as! Note
@@ -33,7 +33,7 @@ import CoreDataTestSupport
         #expect(note.title == "three")
     }
 
-    @Test("undoing an insertion removes the object; redo brings it back", arguments: bothStoreTypes)
+    @Test("undoing an insertion removes the object; redo brings it back", arguments: allStoreTypes)
     func insertion(storeType: String) throws {
         let stack = try stack(storeType)
         let folder = stack.insert("Folder", ["name": "F"]) as! Folder
@@ -50,7 +50,7 @@ import CoreDataTestSupport
         #expect(try stack.newContext().count(for: NSFetchRequest<NSManagedObject>(entityName: "Note")) == 1)
     }
 
-    @Test("relationship changes undo with their inverses, including a reassignment", arguments: bothStoreTypes)
+    @Test("relationship changes undo with their inverses, including a reassignment", arguments: allStoreTypes)
     func relationships(storeType: String) throws {
         let stack = try stack(storeType)
         let a = stack.insert("Folder") as! Folder, b = stack.insert("Folder") as! Folder
@@ -70,7 +70,7 @@ import CoreDataTestSupport
         #expect(note.tags == [tag] && tag.notes.count == 1)
     }
 
-    @Test("undoing a delete brings the object and what the delete rules changed back", arguments: bothStoreTypes)
+    @Test("undoing a delete brings the object and what the delete rules changed back", arguments: allStoreTypes)
     func deletion(storeType: String) throws {
         let stack = try stack(storeType)
         let folder = stack.insert("Folder") as! Folder

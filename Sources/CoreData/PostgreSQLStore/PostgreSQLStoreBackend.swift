@@ -1,0 +1,351 @@
+import Foundation
+
+/// The PostgreSQL store (``NSPostgreSQLStoreType``): Core Data's table layout in a PostgreSQL
+/// database, for many processes on many machines sharing one store.
+///
+/// The layout is the SQLite store's (<doc:StoreFormat>), named by the same ``SQLiteSchema``:
+/// `Z_PRIMARYKEY`, `Z_METADATA` (the metadata as a binary property list), one `Z<ROOT>` table per
+/// inheritance root with `Z_PK`, `Z_ENT`, `Z_OPT`, join tables, indexes and uniqueness constraints
+/// as unique indexes. Column types are PostgreSQL's: `BIGINT` integers and booleans,
+/// `DOUBLE PRECISION` reals and dates (seconds since 2001), `NUMERIC` decimals, `TEXT COLLATE "C"`
+/// strings (ordered by code point, as `compare:` orders them), `BYTEA` data and UUIDs.
+///
+/// Predicates and sorts go through the SQLite store's compiler in its PostgreSQL dialect
+/// (``SQLDialect``); what PostgreSQL cannot evaluate as memory does (string options, pattern
+/// operators, localized sorts) is evaluated in memory by the context.
+///
+/// Keys come from `UPDATE Z_PRIMARYKEY … RETURNING`, atomic between processes. Each save is one
+/// transaction at READ COMMITTED that checks `Z_OPT` on every updated, deleted and locked row:
+/// a row another process changed meanwhile is a conflict for the merge policy, as on SQLite.
+///
+/// ## Topics
+/// ### Opening
+/// - ``load(model:entities:)``
+/// ### Reading
+/// - ``fetch(_:)``
+/// - ``row(entity:pk:)``
+/// ### Writing
+/// - ``allocateKeys(entity:count:)``
+/// - ``save(_:)``
+final class PostgreSQLStoreBackend: StoreBackend {
+    typealias Field = SQLiteStoreBackend.Field
+    typealias EntityPlan = SQLiteStoreBackend.EntityPlan
+
+    let storeType = NSPostgreSQLStoreType
+    var metadata: [String: Any] = [:]
+    /// The `postgresql://` URL the store was added with (libpq's connection URI).
+    let url: URL
+    /// `NSReadOnlyPersistentStoreOption`.
+    let isReadOnly: Bool
+    /// `NSPostgreSQLSerializableOption`: saves run at SERIALIZABLE.
+    let isSerializable: Bool
+
+    var connection: PostgreSQLConnection?
+    var schema = SQLiteSchema()
+    /// Per `Z_ENT`: how to read and write rows of that concrete entity.
+    var plans: [Int: EntityPlan] = [:]
+    /// Per table index: `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<columns>`.
+    var selectLists: [String] = []
+    /// The metadata as last written to `Z_METADATA`.
+    var storedMetadata: NSDictionary = [:]
+    /// INSERT and UPDATE statements' SQL by entity and written fields, built once.
+    var writeSQL: [WriteSQLKey: String] = [:]
+
+    init(url: URL, options: [AnyHashable: Any]) {
+        self.url = url
+        self.isReadOnly = (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
+        self.isSerializable = (options[NSPostgreSQLSerializableOption] as? NSNumber)?.boolValue
+            ?? (options[NSPostgreSQLSerializableOption] as? Bool) ?? false
+    }
+
+    /// How many times a save refused as a serialization failure or deadlock is run in all.
+    static let saveAttempts = 5
+
+    deinit { close() }
+
+    func close() {
+        connection = nil
+    }
+
+    /// The URL without its password, for messages.
+    var displayURL: String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        if components.password != nil { components.password = "***" }
+        return components.string ?? url.absoluteString
+    }
+
+    /// The open connection; one the server dropped is connected again first (a failed
+    /// reconnection throws `NSPersistentStoreOperationError`).
+    func requireConnection() throws -> PostgreSQLConnection {
+        guard let connection else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "The PostgreSQL store at \(displayURL) is not open.")
+        }
+        if !connection.isHealthy && !connection.reconnect() {
+            throw CoreDataError.make(
+                NSPersistentStoreOperationError,
+                "The PostgreSQL server of the store at \(displayURL) cannot be reached.")
+        }
+        return connection
+    }
+
+    // MARK: - Opening
+
+    func load(model: NSManagedObjectModel, entities: [NSEntityDescription]) throws {
+        let connection: PostgreSQLConnection
+        do {
+            connection = try PostgreSQLConnection(connectionString: url.absoluteString)
+        } catch let error as PostgreSQLError {
+            throw CoreDataError.make(
+                NSPersistentStoreOpenError,
+                "The PostgreSQL store at \(displayURL) cannot be opened: \(error.message)",
+                userInfo: [NSURLErrorKey: url, NSUnderlyingErrorKey: error.nsError])
+        }
+        var schema = SQLiteSchema.design(entities: entities)
+        do {
+            try connection.execute("SET client_min_messages = WARNING")
+            try connection.transaction {
+                // One process creates a new store's tables; the others wait, then open them.
+                try connection.execute("SELECT pg_advisory_xact_lock(\(Self.schemaLockKey))")
+                let exists = try connection.execute(
+                    "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'z_metadata'"
+                ).rowCount > 0
+                if exists {
+                    try openExisting(schema: &schema, entities: entities, on: connection)
+                } else {
+                    if isReadOnly {
+                        throw CoreDataError.make(
+                            CocoaError.Code.fileReadNoSuchFile.rawValue,
+                            "There is no store to open read-only in the database \(displayURL).")
+                    }
+                    try create(schema: schema, model: model, entities: entities, on: connection)
+                }
+            }
+        } catch let error as PostgreSQLError {
+            throw CoreDataError.make(
+                NSPersistentStoreOpenError,
+                "The PostgreSQL store at \(displayURL) cannot be opened: \(error.message)",
+                userInfo: [NSURLErrorKey: url, NSUnderlyingErrorKey: error.nsError])
+        }
+        self.connection = connection
+        self.schema = schema
+        buildPlans()
+    }
+
+    /// The advisory lock key that serialises schema creation and migration of stores in one
+    /// database (`'CDPG'` as a number).
+    static let schemaLockKey: Int64 = 0x4344_5047
+
+    private func create(
+        schema: SQLiteSchema, model: NSManagedObjectModel, entities: [NSEntityDescription],
+        on connection: PostgreSQLConnection
+    ) throws {
+        for sql in Self.bookkeepingStatements + Self.createStatements(schema) {
+            try connection.execute(sql)
+        }
+        for (id, entity) in schema.entitiesByID.sorted(by: { $0.key < $1.key }) {
+            try connection.execute(
+                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES ($1, $2, $3, 0)",
+                [.integer(Int64(id)), .text(entity.name ?? ""),
+                 .integer(Int64(entity.superentity?.runtime.entityID ?? 0))])
+        }
+        var metadata = SQLiteMetadata.initial(model: model, entities: entities, uuid: UUID().uuidString)
+        metadata[NSStoreTypeKey] = NSPostgreSQLStoreType
+        metadata.removeValue(forKey: "_NSAutoVacuumLevel")
+        try Self.writeMetadata(metadata, on: connection)
+        self.metadata = metadata
+        storedMetadata = metadata as NSDictionary
+    }
+
+    private func openExisting(
+        schema: inout SQLiteSchema, entities: [NSEntityDescription], on connection: PostgreSQLConnection
+    ) throws {
+        let stored = try Self.readMetadata(on: connection)
+        try SQLiteStoreBackend.checkVersionHashes(stored: stored, entities: entities)
+        let result = try connection.execute("SELECT Z_ENT FROM Z_PRIMARYKEY")
+        let ids = Set((0..<result.rowCount).compactMap { result.int64($0, 0).map(Int.init) })
+        let missing = schema.entitiesByID.filter { !ids.contains($0.key) }.map { $0.value.name ?? "?" }
+        if !missing.isEmpty {
+            throw CoreDataError.make(
+                NSPersistentStoreIncompatibleSchemaError,
+                "The store's Z_PRIMARYKEY has no row for \(missing.sorted().joined(separator: ", ")).")
+        }
+        metadata = stored
+        storedMetadata = stored as NSDictionary
+    }
+
+    // MARK: - Schema
+
+    static let bookkeepingStatements = [
+        "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME TEXT, Z_SUPER INTEGER, Z_MAX BIGINT)",
+        "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BYTEA)",
+    ]
+
+    /// The PostgreSQL type of a column SQLite's layout declares as `declared`.
+    static func columnType(_ declared: String) -> String {
+        switch declared {
+        case "INTEGER": "BIGINT"
+        case "FLOAT", "TIMESTAMP": "DOUBLE PRECISION"
+        case "DECIMAL": "NUMERIC"
+        case "VARCHAR": "TEXT COLLATE \"C\""
+        default: "BYTEA"
+        }
+    }
+
+    /// The DDL of the entity tables, join tables and indexes of `schema`.
+    static func createStatements(_ schema: SQLiteSchema) -> [String] {
+        var sql: [String] = []
+        for table in schema.tables {
+            let columns = ["Z_PK BIGINT PRIMARY KEY", "Z_ENT INTEGER NOT NULL", "Z_OPT BIGINT NOT NULL"]
+                + table.columns.map { "\($0.name) \(columnType($0.declaredType))" }
+            sql.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
+        }
+        for join in schema.joinTables {
+            var columns = ["\(join.columnA) BIGINT NOT NULL", "\(join.columnB) BIGINT NOT NULL"]
+            if let order = join.orderA { columns.append("\(order) BIGINT") }
+            if let order = join.orderB { columns.append("\(order) BIGINT") }
+            columns.append("PRIMARY KEY (\(join.columnA), \(join.columnB))")
+            sql.append("CREATE TABLE \(join.name) ( \(columns.joined(separator: ", ")) )")
+        }
+        for index in schema.indexes {
+            // Text columns are declared COLLATE "C", SQLite's BINARY.
+            let terms = index.terms.map { $0.replacingOccurrences(of: " COLLATE BINARY", with: "") }
+            sql.append("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(terms.joined(separator: ", ")))")
+        }
+        return sql
+    }
+
+    /// Builds each concrete entity's field list and each table's select list, at the same
+    /// positions as the SQLite store's (Z_PK, Z_ENT, Z_OPT, then the table's columns).
+    private func buildPlans() {
+        var positions: [[String: Int32]] = []
+        selectLists = []
+        for table in schema.tables {
+            let columns = table.columns.map(\.name)
+            selectLists.append((["Z_PK", "Z_ENT", "Z_OPT"] + columns).map { "t0." + $0 }.joined(separator: ", "))
+            var map: [String: Int32] = [:]
+            for (i, name) in columns.enumerated() { map[name] = Int32(i + 3) }
+            positions.append(map)
+        }
+        plans = [:]
+        for (id, entity) in schema.entitiesByID {
+            let t = schema.tableIndex(for: entity)!
+            var fields: [Field] = []
+            for property in entity.runtime.slotProperties where !property.isTransient {
+                let key = ObjectIdentifier(property)
+                if let attribute = property as? NSAttributeDescription,
+                   let kind = SQLiteValueKind(attribute), let column = schema.attributeColumns[key],
+                   let position = positions[t][column] {
+                    fields.append(Field(slot: property.slot, column: column, position: position, kind: .value(kind),
+                                        bounds: SQLiteStoreBackend.integerBounds(attribute.attributeType)))
+                } else if let relationship = property as? NSRelationshipDescription,
+                          let destination = relationship.destinationEntity,
+                          let columns = schema.toOneColumns[key], let position = positions[t][columns.fk] {
+                    fields.append(Field(
+                        slot: property.slot, column: columns.fk, position: position,
+                        kind: .toOne(destination: destination, entityColumn: columns.entity,
+                                     entityPosition: columns.entity.flatMap { positions[t][$0] })))
+                }
+            }
+            var bySlot: [Int32: Int] = [:]
+            for (i, field) in fields.enumerated() { bySlot[field.slot] = i }
+            plans[id] = EntityPlan(entity: entity, table: t, tableName: schema.tables[t].name,
+                                   fields: fields, fieldBySlot: bySlot)
+        }
+    }
+
+    // MARK: - Metadata
+
+    static func readMetadata(on connection: PostgreSQLConnection) throws -> [String: Any] {
+        let result = try connection.execute("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+        guard result.rowCount > 0 else {
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The store has no metadata row in Z_METADATA.")
+        }
+        var metadata: [String: Any] = [:]
+        if let data = result.data(0, 1), !data.isEmpty {
+            let plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            guard let dictionary = plist as? [String: Any] else {
+                throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The store's Z_PLIST metadata is not a dictionary.")
+            }
+            metadata = dictionary
+        }
+        if let hashes = metadata[NSStoreModelVersionHashesKey] as? [String: Any] {
+            metadata[NSStoreModelVersionHashesKey] = hashes.compactMapValues { value -> Data? in
+                (value as? Data) ?? (value as? NSData).map { Data(referencing: $0) }
+            }
+        }
+        if let uuid = result.string(0, 0) { metadata[NSStoreUUIDKey] = uuid }
+        metadata[NSStoreTypeKey] = NSPostgreSQLStoreType
+        return metadata
+    }
+
+    static func writeMetadata(_ metadata: [String: Any], on connection: PostgreSQLConnection) throws {
+        var plist = metadata
+        let uuid = plist.removeValue(forKey: NSStoreUUIDKey) as? String
+        plist[NSStoreTypeKey] = NSPostgreSQLStoreType
+        let data: Data
+        do {
+            data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        } catch {
+            throw CoreDataError.make(
+                NSPersistentStoreSaveError,
+                "The store metadata cannot be written as a property list: \(error.localizedDescription)")
+        }
+        try connection.execute(
+            "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, $1, $2) ON CONFLICT (Z_VERSION) DO UPDATE SET Z_UUID = EXCLUDED.Z_UUID, Z_PLIST = EXCLUDED.Z_PLIST",
+            [uuid.map(PostgreSQLValue.text) ?? .null, .bytes(data)])
+    }
+
+    // MARK: - Errors
+
+    /// A Cocoa error (`code`) for a PostgreSQL failure: the server's message in the
+    /// description, the PostgreSQL error under `NSUnderlyingErrorKey`.
+    func storeError(_ code: Int, _ action: String, _ error: PostgreSQLError) -> NSError {
+        CoreDataError.make(
+            code, "\(action) the PostgreSQL store at \(displayURL) failed: \(error.message)",
+            userInfo: [NSURLErrorKey: url, NSUnderlyingErrorKey: error.nsError])
+    }
+
+    /// Runs a read; a connection the server dropped is connected again and the read run once
+    /// more (reads change nothing, so running one twice is harmless). PostgreSQL failures
+    /// become `NSPersistentStoreOperationError`.
+    func read<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
+        let connection = try requireConnection()
+        do {
+            return try body(connection)
+        } catch let error as PostgreSQLError {
+            if error.isConnectionFailure, !connection.inTransaction, connection.reconnect() {
+                do {
+                    return try body(connection)
+                } catch let again as PostgreSQLError {
+                    throw storeError(NSPersistentStoreOperationError, "Reading", again)
+                }
+            }
+            throw storeError(NSPersistentStoreOperationError, "Reading", error)
+        }
+    }
+}
+
+// MARK: - Destroying
+
+extension PostgreSQLStoreBackend {
+    /// Drops the tables of the store at `url` that a model of `entities` lays out, and the
+    /// bookkeeping tables (`destroyPersistentStore(at:type:)`); other tables of the database
+    /// stay. A database without the store is left as it is.
+    static func destroyStore(at url: URL, entities: [NSEntityDescription]) throws {
+        let schema = SQLiteSchema.design(entities: entities)
+        let names = ["Z_PRIMARYKEY", "Z_METADATA"] + schema.tables.map(\.name) + schema.joinTables.map(\.name)
+        do {
+            let connection = try PostgreSQLConnection(connectionString: url.absoluteString)
+            try connection.execute("SET client_min_messages = WARNING")
+            try connection.transaction {
+                try connection.execute("SELECT pg_advisory_xact_lock(\(schemaLockKey))")
+                try connection.execute("DROP TABLE IF EXISTS \(names.joined(separator: ", ")) CASCADE")
+            }
+        } catch let error as PostgreSQLError {
+            throw CoreDataError.make(
+                NSPersistentStoreOperationError,
+                "The PostgreSQL store at \(url.absoluteString) cannot be destroyed: \(error.message)",
+                userInfo: [NSURLErrorKey: url, NSUnderlyingErrorKey: error.nsError])
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// How the shared SQL compiler (``SQLPredicateCompiler``) spells what SQLite and PostgreSQL
+/// spell differently. One compiler decides what a predicate means; the dialect only says how
+/// the engine writes it, and which of the SQLite store's Swift functions (``SQLiteFunctions``:
+/// string folding, pattern operators, localized collations) the engine has. Where it has none,
+/// the compiler throws ``StoreFetchUnsupported`` and the context evaluates in memory, so both
+/// stores answer every predicate as memory does.
+enum SQLDialect {
+    case sqlite
+    case postgreSQL
+
+    /// The placeholder of the `index`th bound value (1-based): `?1` or `$1`.
+    func parameter(_ index: Int) -> String {
+        switch self {
+        case .sqlite: "?\(index)"
+        case .postgreSQL: "$\(index)"
+        }
+    }
+
+    /// A condition that always holds.
+    var alwaysTrue: String {
+        switch self {
+        case .sqlite: "1"
+        case .postgreSQL: "TRUE"
+        }
+    }
+
+    /// A condition that never holds.
+    var alwaysFalse: String {
+        switch self {
+        case .sqlite: "0"
+        case .postgreSQL: "FALSE"
+        }
+    }
+
+    /// `a` differs from `b`, NULL counting as a value: SQLite's `IS NOT`, SQL's `IS DISTINCT FROM`.
+    func isDistinct(_ a: String, _ b: String) -> String {
+        switch self {
+        case .sqlite: "\(a) IS NOT \(b)"
+        case .postgreSQL: "\(a) IS DISTINCT FROM \(b)"
+        }
+    }
+
+    /// The sum of a column over rows, 0 (never NULL) when there are none.
+    func total(_ value: String) -> String {
+        switch self {
+        case .sqlite: "TOTAL(\(value))"
+        case .postgreSQL: "COALESCE(SUM(\(value)), 0)"
+        }
+    }
+
+    /// The name of the engine's double-precision type, for real division.
+    var realType: String {
+        switch self {
+        case .sqlite: "REAL"
+        case .postgreSQL: "DOUBLE PRECISION"
+        }
+    }
+
+    /// Whether the SQLite store's Swift functions and collations (``SQLiteFunctions``) exist.
+    var hasCoreDataFunctions: Bool { self == .sqlite }
+}
