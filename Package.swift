@@ -84,9 +84,11 @@ let package = Package(
         ),
         .executableTarget(name: "coredata-cli", dependencies: ["CoreData"]),
         // Our stack against raw SQLite, same work, same process (README "Performance").
+        // The heap counter of the benchmark's memory rows (glibc's mallinfo2).
+        .target(name: "CCoreDataBench", path: "CModules/CCoreDataBench"),
         .executableTarget(
             name: "coredata-bench",
-            dependencies: ["CoreData", "CCoreDataSQLite"],
+            dependencies: ["CoreData", "CCoreDataSQLite", "CCoreDataBench"],
             exclude: ["README.md"]
         ),
         // The fuzzing driver: libFuzzer's when linked with it, else a replay of files.

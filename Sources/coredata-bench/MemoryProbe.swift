@@ -1,3 +1,4 @@
+import CCoreDataBench
 import CCoreDataSQLite
 import CoreData
 
@@ -13,6 +14,10 @@ enum MemoryProbe {
         var residentDelta: Int
         var checksumRows: Int
         var checksumSum: UInt64
+        /// Heap bytes in use (glibc's `mallinfo2`) after the objects were let go of
+        /// (`reset()` on our side, the array dropped on the raw side) minus before the
+        /// fetch: what stays behind.
+        var heapAfterRelease: Int
     }
 
     /// One row held the raw way: a struct of Swift values per row.
@@ -32,7 +37,8 @@ enum MemoryProbe {
 
     /// Runs in the child: loads every record and prints a JSON report.
     static func probe(side: String, path: String, model: NSManagedObjectModel) throws {
-        var report = Report(side: side, count: 0, peakDelta: 0, residentDelta: 0, checksumRows: 0, checksumSum: 0)
+        var report = Report(side: side, count: 0, peakDelta: 0, residentDelta: 0, checksumRows: 0, checksumSum: 0,
+                            heapAfterRelease: 0)
         if side == "ours" {
             let container = NSPersistentContainer(name: "Bench", managedObjectModel: model)
             container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: path))]
@@ -41,29 +47,36 @@ enum MemoryProbe {
             if let failure { throw failure }
             let context = container.newBackgroundContext()
             try context.performAndWait {
+                let heapBefore = heapInUse()
                 let peakReset = ProcessMemory.resetPeak()
                 let before = ProcessMemory.status("VmRSS")
-                let request = NSFetchRequest<Record>(entityName: "Record")
-                request.returnsObjectsAsFaults = false
-                let records = try context.fetch(request)
-                let after = ProcessMemory.status("VmRSS")
-                let peak = peakReset ? ProcessMemory.status("VmHWM") : after
-                var checksum = Checksum()
-                for record in records {
-                    var row = RowHash()
-                    row.add(record.ident)
-                    row.add(record.notes)
-                    checksum.add(row)
-                }
-                report.count = records.count
-                report.peakDelta = peak - before
-                report.residentDelta = after - before
-                report.checksumRows = checksum.rows
-                report.checksumSum = checksum.sum
-                withExtendedLifetime(records) {}
+                try {
+                    let request = NSFetchRequest<Record>(entityName: "Record")
+                    request.returnsObjectsAsFaults = false
+                    let records = try context.fetch(request)
+                    let after = ProcessMemory.status("VmRSS")
+                    let peak = peakReset ? ProcessMemory.status("VmHWM") : after
+                    var checksum = Checksum()
+                    for record in records {
+                        var row = RowHash()
+                        row.add(record.ident)
+                        row.add(record.notes)
+                        checksum.add(row)
+                    }
+                    report.count = records.count
+                    report.peakDelta = peak - before
+                    report.residentDelta = after - before
+                    report.checksumRows = checksum.rows
+                    report.checksumSum = checksum.sum
+                    withExtendedLifetime(records) {}
+                }()
+                // What an app does when it is done with a screenful of objects.
+                context.reset()
+                report.heapAfterRelease = heapInUse() - heapBefore
             }
         } else {
             let db = try RawDatabase(path: path)
+            let heapBefore = heapInUse()
             let peakReset = ProcessMemory.resetPeak()
             let before = ProcessMemory.status("VmRSS")
             let select = try db.prepare(RawDatabase.recordSelect + " ORDER BY Z_PK")
@@ -93,10 +106,16 @@ enum MemoryProbe {
             report.checksumRows = checksum.rows
             report.checksumSum = checksum.sum
             withExtendedLifetime(rows) {}
+            rows = []
+            report.heapAfterRelease = heapInUse() - heapBefore
         }
         let json = try JSONEncoder().encode(report)
         print(String(decoding: json, as: UTF8.self))
     }
+
+    /// Bytes the process's heap has handed out and not taken back (glibc's `mallinfo2`),
+    /// unlike resident memory blind to what `malloc` keeps for reuse.
+    static func heapInUse() -> Int { Int(cdbench_heap_in_use()) }
 
     /// Runs in the parent: starts the child and reads its report.
     static func run(side: String, path: String) throws -> Report {

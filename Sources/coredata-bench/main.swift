@@ -4,7 +4,7 @@ import CoreData
 // coredata-bench: our Core Data stack against raw SQLite, same work, same process.
 //
 //   swift run -c release coredata-bench [N] [--runs K] [--json] [--budget SECONDS]
-//                                       [--only key,key,...] [--dir PATH]
+//                                       [--only key,key,...] [--dir PATH] [--insert-1m]
 //
 // Each workload runs through our public API and through SQLite's C API, one warm-up run
 // and then K measured runs (median reported). Each run checks that both sides read or
@@ -31,6 +31,8 @@ struct Options {
     var budget = 3.0
     var only: Set<String>?
     var directory: URL?
+    /// The opt-in `insert_1m` row: the insert workload again at N = 1 000 000.
+    var millionInsert = false
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -41,8 +43,9 @@ struct Options {
             case "--budget": budget = Double(iterator.next() ?? "") ?? budget
             case "--only": only = Set((iterator.next() ?? "").split(separator: ",").map(String.init))
             case "--dir": directory = iterator.next().map { URL(fileURLWithPath: $0) }
+            case "--insert-1m": millionInsert = true
             case "-h", "--help":
-                print("usage: coredata-bench [N] [--runs K] [--json] [--budget SECONDS] [--only key,...] [--dir PATH]")
+                print("usage: coredata-bench [N] [--runs K] [--json] [--budget SECONDS] [--only key,...] [--dir PATH] [--insert-1m]")
                 exit(0)
             default:
                 if let value = Int(argument.replacingOccurrences(of: "_", with: "")), value > 0 { n = value }
@@ -110,6 +113,14 @@ struct MemoryResult {
     var ratio: Double { oursPerObject / rawRowBytes }
     var targetRatio: Double { targetBytes / rawRowBytes }
     var met: Bool { oursPerObject <= targetBytes }
+    /// Heap bytes per object still in use after `reset()` (ours) or dropping the rows (raw).
+    var oursAfterReset: Double { Double(ours.heapAfterRelease) / Double(max(1, ours.count)) }
+    var rawAfterRelease: Double { Double(raw.heapAfterRelease) / Double(max(1, raw.count)) }
+    /// The goal after `reset()`: back near zero, at most 16 bytes per object let go of more
+    /// than the raw side keeps (SQLite's page cache stays with each open connection).
+    static let resetMarginBytes = 16.0
+    var resetTargetBytes: Double { max(0, rawAfterRelease) + Self.resetMarginBytes }
+    var resetMet: Bool { oursAfterReset <= resetTargetBytes }
 }
 var memory: MemoryResult?
 
@@ -117,7 +128,8 @@ progress("coredata-bench: N = \(options.n), \(options.runs) runs after a warm-up
 do {
     try run(bench.insert, setUpOnly: !selected("insert"))
     try bench.alignRawWithOurs()
-    for workload in [bench.faultFetch, bench.faultFire, bench.fullFetch, bench.dictionaryFetch] where selected(workload.key) {
+    for workload in [bench.faultFetch, bench.faultFire, bench.fullFetch, bench.keyValueFetch, bench.dictionaryFetch,
+                     bench.twoContexts] where selected(workload.key) {
         try run(workload)
     }
     if selected("existing_object") {
@@ -158,6 +170,12 @@ do {
             try RawDatabase(path: bench.rawBatchPath).backup(to: rawTemplate)
             try run(bench.batchDelete(oursTemplate: oursTemplate, rawTemplate: rawTemplate))
         }
+    }
+    if options.millionInsert {
+        let big = Bench(n: 1_000_000, directory: directory.appendingPathComponent("1m"), budget: options.budget)
+        try FileManager.default.createDirectory(at: big.directory, withIntermediateDirectories: true)
+        progress("  insert_1m: N = 1 000 000")
+        try run(big.insertWorkload(key: "insert_1m", title: "insert 1 000 000 + save()"))
     }
 } catch {
     failures.append("error: \(BenchError.describe(error))")
@@ -200,6 +218,12 @@ if options.json {
             "ratio": memory.ratio, "target": memory.targetRatio, "target_bytes_per_object": memory.targetBytes,
             "met": memory.met, "verified": memory.ours.checksumSum == memory.raw.checksumSum,
         ])
+        entries.append([
+            "key": "memory_after_reset", "title": "memory left after reset()", "ops": memory.ours.count,
+            "unit": "objects", "ours_bytes_per_object": memory.oursAfterReset,
+            "raw_bytes_per_row": memory.rawAfterRelease, "target_bytes_per_object": memory.resetTargetBytes,
+            "met": memory.resetMet, "verified": memory.ours.checksumSum == memory.raw.checksumSum,
+        ])
     }
     let document: [String: Any] = [
         "n": options.n, "runs": options.runs, "budget_s": options.budget,
@@ -233,6 +257,15 @@ if options.json {
         print(String(format: "  memory: ours %.0f B/object peak (%.0f B resident), goal 2 × %.0f B raw row + 64 = %.0f B; raw rows held as Swift structs: %.0f B/row",
                      memory.oursPerObject, Double(memory.ours.residentDelta) / Double(max(1, memory.ours.count)),
                      memory.rawRowBytes, memory.targetBytes, memory.rawPerRow))
+        print(pad("memory left after reset()", 38, left: true) + pad("\(memory.ours.count)", 9)
+              + pad(String(format: "%.0f B", memory.oursAfterReset), 12)
+              + pad(String(format: "%.0f B", memory.rawAfterRelease), 10)
+              + pad("", 32)
+              + pad(String(format: "≤ %.0f B", memory.resetTargetBytes), 8) + "  " + (memory.resetMet ? "ok" : "MISS"))
+        print("  memory left: heap bytes in use (mallinfo2) per object after context.reset(), raw: after dropping the rows; goal: raw + 16 B (both keep SQLite's page cache)")
+    }
+    if results.contains(where: { $0.key == "two_contexts" }) {
+        print("  two_contexts: both columns are our stack (2 background contexts at once, 1 alone); 1.0× is fully parallel")
     }
     if results.contains(where: \.extrapolated) {
         print("  * time budget (\(options.budget) s per run) reached: measured on fewer operations, scaled to all of them")

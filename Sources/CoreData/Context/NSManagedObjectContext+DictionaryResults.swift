@@ -108,7 +108,8 @@ extension NSManagedObjectContext {
         let plan = FetchPlan(entity: entity, includesSubentities: request.includesSubentities,
                              predicate: request.predicate, sorts: sorts,
                              limit: request.fetchLimit, offset: request.fetchOffset)
-        let keys = columns.map { AnyHashable(NSString(string: $0.name)) }
+        // One key object per column for the whole fetch, its hash worked out once.
+        let keys = columns.map { AnyHashable(DictionaryResultKey(key: $0.name)) }
         let slots = attributes.map(\.slot)
         let storeID = ObjectIdentifier(store)
         let lookUp = !registry.hasNoPermanentObjects
@@ -121,7 +122,7 @@ extension NSManagedObjectContext {
                     rows.append(try row(columns, [object]))
                     return
                 }
-                let result = NSMutableDictionary()
+                let result = NSMutableDictionary(capacity: attributes.count)
                 for (index, attribute) in attributes.enumerated() {
                     guard let swiftValue = attribute.swiftValue(of: values.value(at: attribute.slot)) else { continue }
                     let resultType = columns[index].resultType

@@ -83,6 +83,8 @@ extension NSManagedObjectContext {
         lockedObjects.removeAll()
         changes.removeAll()
         post(.NSManagedObjectContextObjectsDidChange, [NSInvalidatedAllObjectsKey: true])
+        // The rows of the objects let go of leave the coordinator's cache with them.
+        if parent == nil { persistentStoreCoordinator?.releaseUnheldRows() }
     }
 }
 
