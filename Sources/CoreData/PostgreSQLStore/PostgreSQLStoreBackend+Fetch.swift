@@ -73,9 +73,11 @@ extension PostgreSQLStoreBackend {
     }
 
     /// The member keys of a to-many relationship for many sources, 500 sources per statement,
-    /// ordered by source then by the relationship's order.
+    /// ordered by source then by the relationship's order; for a to-one, each source's
+    /// destination (what a batch delete's rules follow).
     func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]] {
-        guard relationship.isToMany, let destination = relationship.destinationEntity,
+        guard relationship.isToMany else { return try toOneKeys(relationship: relationship, pks: pks) }
+        guard let destination = relationship.destinationEntity,
               let destinationTable = schema.tableIndex(for: destination) else { return [:] }
         let destinationName = schema.tables[destinationTable].name
         var result: [Int64: [StoreKey]] = [:]

@@ -8,16 +8,7 @@ extension SQLiteStoreBackend {
     /// by the relationship's order. What relationship prefetching reads. For a to-one, each
     /// source's destination (what a batch delete's rules follow).
     func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]] {
-        guard relationship.isToMany else {
-            // A to-one (a batch delete's cascade and nullify rules follow those too): its
-            // destination, one query per source.
-            var result: [Int64: [StoreKey]] = [:]
-            for pk in pks {
-                let keys = try relatedKeys(relationship: relationship, pk: pk)
-                if !keys.isEmpty { result[pk] = keys }
-            }
-            return result
-        }
+        guard relationship.isToMany else { return try toOneKeys(relationship: relationship, pks: pks) }
         let connection = try requireConnection()
         guard let destination = relationship.destinationEntity,
               let destinationTable = schema.tableIndex(for: destination) else { return [:] }

@@ -66,6 +66,18 @@ protocol StoreBackend: AnyObject {
 extension StoreBackend {
     func obtainKeys(for objects: [AnyObject]) throws -> [StoreKey]? { nil }
 
+    /// Each source's destination through a to-one `relationship`, one lookup per source:
+    /// what `relatedKeys(relationship:pks:)` answers for a to-one (a batch delete's cascade
+    /// and nullify rules follow to-ones; prefetching reads only to-manys in bulk).
+    func toOneKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]] {
+        var result: [Int64: [StoreKey]] = [:]
+        for pk in pks {
+            let keys = try relatedKeys(relationship: relationship, pk: pk)
+            if !keys.isEmpty { result[pk] = keys }
+        }
+        return result
+    }
+
     var readsObjectsOnSave: Bool { false }
 
     func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]] {
