@@ -349,9 +349,12 @@ class Compiler:
         path = os.path.join(self.tmp, f"check{self.count}.swift")
         with open(path, "w") as f:
             f.write(source)
+        # Every system library module in CModules (SQLite, zlib, libpq, …) by its module map.
+        systems = sorted(os.path.join(ROOT, "CModules", name) for name in os.listdir(os.path.join(ROOT, "CModules"))
+                         if os.path.isfile(os.path.join(ROOT, "CModules", name, "module.modulemap")))
         cmd = ["swiftc", "-typecheck", "-swift-version", "6", "-I", self.modules,
                "-I", os.path.join(ROOT, "CModules", "CCoreDataRuntime", "include"),
-               "-I", os.path.join(ROOT, "CModules", "CCoreDataSQLite"), path]
+               *[flag for directory in systems for flag in ("-I", directory)], path]
         if self.runtime_map:
             cmd[2:2] = ["-Xcc", f"-fmodule-map-file={self.runtime_map}"]
         out = subprocess.run(cmd, capture_output=True, text=True)

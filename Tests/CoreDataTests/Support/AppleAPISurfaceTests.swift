@@ -1161,6 +1161,9 @@ private final class _Sub332_350: NSManagedObjectModel, @unchecked Sendable {}
 @MainActor private func _check354() {
     let _: KeyPath<NSManagedObjectModel, [String: Data]> = \NSManagedObjectModel.entityVersionHashesByName
 }
+@MainActor private func _check355() {
+    let _: KeyPath<NSManagedObjectModel, String> = \NSManagedObjectModel.versionChecksum
+}
 @MainActor private func _check356() {
     let _: NSNotification.Name = .NSManagedObjectContextWillSave
 }
@@ -1599,6 +1602,12 @@ private final class _Sub487_490: NSPersistentStoreCoordinator, @unchecked Sendab
 }
 @MainActor private func _check515() {
     let _: (NSPersistentStoreCoordinator) -> ([Any]?) -> NSPersistentHistoryToken? = NSPersistentStoreCoordinator.currentPersistentHistoryToken(fromStores:)
+}
+@MainActor private func _check516() {
+    let _: (NSPersistentStoreCoordinator) -> () throws -> Void = NSPersistentStoreCoordinator.finishDeferredLightweightMigration
+}
+@MainActor private func _check517() {
+    let _: (NSPersistentStoreCoordinator) -> () throws -> Void = NSPersistentStoreCoordinator.finishDeferredLightweightMigrationTask
 }
 @available(*, deprecated) @MainActor private func _check518() {
     let _: (URL) throws -> [AnyHashable: Any] = NSPersistentStoreCoordinator.metadataForPersistentStore(with:)
@@ -2802,11 +2811,91 @@ private final class _Sub872: NSPersistentHistoryTransaction, @unchecked Sendable
 @MainActor private func _check886() {
     let _: (NSPersistentHistoryTransaction) -> () -> Notification = NSPersistentHistoryTransaction.objectIDNotification
 }
+private final class _Sub924: NSStagedMigrationManager, @unchecked Sendable {}
+@MainActor private func _check924() {
+    let _: Any.Type = NSStagedMigrationManager.self
+        let _: NSObject.Type = NSStagedMigrationManager.self
+}
+@MainActor private func _check925() {
+    let _: KeyPath<NSStagedMigrationManager, [NSMigrationStage]> = \NSStagedMigrationManager.stages
+}
+@MainActor private func _check926() {
+    let _: KeyPath<NSStagedMigrationManager, NSPersistentContainer?> = \NSStagedMigrationManager.container
+}
+private final class _Sub927: NSMigrationStage, @unchecked Sendable {}
+@MainActor private func _check927() {
+    let _: Any.Type = NSMigrationStage.self
+        let _: NSObject.Type = NSMigrationStage.self
+}
+@MainActor private func _check928() {
+    let _: (NSMigrationStage) -> String = { $0.label }
+        let _: (NSMigrationStage, String) -> Void = { $0.label = $1 }
+}
+private final class _Sub929: NSCustomMigrationStage, @unchecked Sendable {}
+@MainActor private func _check929() {
+    let _: Any.Type = NSCustomMigrationStage.self
+        let _: NSMigrationStage.Type = NSCustomMigrationStage.self
+}
+@MainActor private func _check930() {
+    let _: KeyPath<NSCustomMigrationStage, NSManagedObjectModelReference> = \NSCustomMigrationStage.currentModel
+}
+@MainActor private func _check931() {
+    let _: KeyPath<NSCustomMigrationStage, NSManagedObjectModelReference> = \NSCustomMigrationStage.nextModel
+}
+private final class _Sub932: NSLightweightMigrationStage, @unchecked Sendable {}
+@MainActor private func _check932() {
+    let _: Any.Type = NSLightweightMigrationStage.self
+        let _: NSMigrationStage.Type = NSLightweightMigrationStage.self
+}
+@MainActor private func _check933() {
+    let _: KeyPath<NSLightweightMigrationStage, [String]> = \NSLightweightMigrationStage.versionChecksums
+}
+private final class _Sub934: NSManagedObjectModelReference, @unchecked Sendable {}
+@MainActor private func _check934() {
+    let _: Any.Type = NSManagedObjectModelReference.self
+        let _: NSObject.Type = NSManagedObjectModelReference.self
+}
+@MainActor private func _check935() {
+    let _: KeyPath<NSManagedObjectModelReference, NSManagedObjectModel> = \NSManagedObjectModelReference.resolvedModel
+}
+@MainActor private func _check936() {
+    let _: KeyPath<NSManagedObjectModelReference, String> = \NSManagedObjectModelReference.versionChecksum
+}
+private final class _Sub934_937: NSManagedObjectModelReference, @unchecked Sendable {}
+@MainActor private func _check937() {
+    let _: (NSManagedObjectModel, String) -> NSManagedObjectModelReference = NSManagedObjectModelReference.init(model:versionChecksum:)
+        let _: (NSManagedObjectModel, String) -> _Sub934_937 = _Sub934_937.init(model:versionChecksum:)
+}
+private final class _Sub934_938: NSManagedObjectModelReference, @unchecked Sendable {}
+@MainActor private func _check938() {
+    let _: (URL, String) -> NSManagedObjectModelReference = NSManagedObjectModelReference.init(fileURL:versionChecksum:)
+        let _: (URL, String) -> _Sub934_938 = _Sub934_938.init(fileURL:versionChecksum:)
+}
+private final class _Sub934_939: NSManagedObjectModelReference, @unchecked Sendable {}
+@MainActor private func _check939() {
+    let _: ([AnyHashable: Any], Bundle?, String) -> NSManagedObjectModelReference = NSManagedObjectModelReference.init(entityVersionHashes:in:versionChecksum:)
+        let _: ([AnyHashable: Any], Bundle?, String) -> _Sub934_939 = _Sub934_939.init(entityVersionHashes:in:versionChecksum:)
+}
+private final class _Sub934_940: NSManagedObjectModelReference, @unchecked Sendable {}
+@MainActor private func _check940() {
+    let _: (String, Bundle?, String) -> NSManagedObjectModelReference = NSManagedObjectModelReference.init(name:in:versionChecksum:)
+        let _: (String, Bundle?, String) -> _Sub934_940 = _Sub934_940.init(name:in:versionChecksum:)
+}
+private final class _Sub924_970: NSStagedMigrationManager, @unchecked Sendable {}
+@MainActor private func _check970() {
+    let _: ([NSMigrationStage]) -> NSStagedMigrationManager = NSStagedMigrationManager.init(_:)
+        let _: ([NSMigrationStage]) -> _Sub924_970 = _Sub924_970.init(_:)
+}
 @MainActor private func _check971() {
     let _: () -> NSFetchRequest<any NSFetchRequestResult> = NSManagedObject.fetchRequest
 }
 @MainActor private func _check974() {
     func _c974f(_ x: NSManagedObject, _ p0: String) { let _: Any? = x[p0]; x[p0] = x[p0] }
+}
+private final class _Sub932_975: NSLightweightMigrationStage, @unchecked Sendable {}
+@MainActor private func _check975() {
+    let _: ([String]) -> NSLightweightMigrationStage = NSLightweightMigrationStage.init(_:)
+        let _: ([String]) -> _Sub932_975 = _Sub932_975.init(_:)
 }
 @MainActor private func _check977() {
     let _: (NSMigrationManager) -> (URL, NSPersistentStore.StoreType, [AnyHashable: Any]?, NSMappingModel, URL, NSPersistentStore.StoreType, [AnyHashable: Any]?) throws -> Void = NSMigrationManager.migrateStore(from:type:options:mapping:to:type:options:)
@@ -3405,6 +3494,17 @@ private final class _Sub872: NSPersistentHistoryTransaction, @unchecked Sendable
 @MainActor private func _check1217() {
     func _c1217f(_ x: NSPersistentContainer) async throws { let _: Int = try await x.performBackgroundTask(_v() as (NSManagedObjectContext) throws -> Int) }
 }
+private final class _Sub929_1218: NSCustomMigrationStage, @unchecked Sendable {}
+@MainActor private func _check1218() {
+    let _: (NSManagedObjectModelReference, NSManagedObjectModelReference) -> NSCustomMigrationStage = NSCustomMigrationStage.init(migratingFrom:to:)
+        let _: (NSManagedObjectModelReference, NSManagedObjectModelReference) -> _Sub929_1218 = _Sub929_1218.init(migratingFrom:to:)
+}
+@MainActor private func _check1219() {
+    let _: ReferenceWritableKeyPath<NSCustomMigrationStage, ((NSStagedMigrationManager, NSCustomMigrationStage) throws -> Void)?> = \NSCustomMigrationStage.willMigrateHandler
+}
+@MainActor private func _check1220() {
+    let _: ReferenceWritableKeyPath<NSCustomMigrationStage, ((NSStagedMigrationManager, NSCustomMigrationStage) throws -> Void)?> = \NSCustomMigrationStage.didMigrateHandler
+}
 @MainActor private func _check1221() {
     let _: ReferenceWritableKeyPath<NSExpressionDescription, NSAttributeDescription.AttributeType> = \NSExpressionDescription.resultType
 }
@@ -3640,7 +3740,7 @@ private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
 }
 
 @Suite struct AppleAPISurfaceTests {
-    @Test("1102 of Apple's CoreData symbols compile as Apple code uses them")
+    @Test("1127 of Apple's CoreData symbols compile as Apple code uses them")
     @MainActor func appleShapedCodeCompiles() {
         // Compiled, not run: 98 checks of deprecated symbols (running them would
         // warn) and 7 that call generic methods with placeholder arguments.
@@ -3688,90 +3788,93 @@ private final class _Sub389_1285: NSManagedObjectContext, @unchecked Sendable {}
             _check330, _check331, _check332, _check333, _check334, _check336, _check337, _check338,
             _check339, _check340, _check341, _check342, _check343, _check344, _check345, _check346,
             _check347, _check348, _check349, _check350, _check351, _check352, _check353, _check354,
-            _check356, _check357, _check358, _check359, _check360, _check361, _check362, _check363,
-            _check364, _check367, _check368, _check369, _check370, _check371, _check372, _check373,
-            _check374, _check375, _check376, _check377, _check378, _check379, _check380, _check381,
-            _check382, _check383, _check384, _check385, _check387, _check388, _check389, _check391,
-            _check392, _check395, _check396, _check397, _check398, _check399, _check400, _check401,
-            _check402, _check403, _check404, _check405, _check406, _check407, _check408, _check409,
-            _check410, _check411, _check412, _check413, _check415, _check416, _check417, _check418,
-            _check419, _check420, _check421, _check422, _check423, _check424, _check425, _check426,
-            _check430, _check431, _check432, _check433, _check434, _check435, _check436, _check437,
-            _check438, _check439, _check440, _check441, _check442, _check443, _check445, _check446,
-            _check447, _check448, _check449, _check450, _check451, _check452, _check454, _check455,
-            _check456, _check457, _check458, _check459, _check460, _check461, _check462, _check463,
-            _check464, _check466, _check477, _check478, _check479, _check480, _check481, _check482,
-            _check483, _check484, _check485, _check486, _check487, _check488, _check489, _check490,
-            _check491, _check492, _check493, _check494, _check495, _check496, _check497, _check498,
-            _check499, _check500, _check501, _check502, _check503, _check504, _check505, _check506,
-            _check507, _check510, _check511, _check512, _check513, _check514, _check515, _check538,
-            _check539, _check540, _check541, _check542, _check543, _check544, _check545, _check546,
-            _check547, _check548, _check549, _check550, _check551, _check552, _check553, _check555,
-            _check556, _check557, _check558, _check559, _check560, _check561, _check562, _check563,
-            _check564, _check565, _check566, _check567, _check568, _check569, _check570, _check571,
-            _check572, _check573, _check574, _check575, _check576, _check577, _check578, _check579,
-            _check580, _check581, _check582, _check583, _check584, _check585, _check586, _check587,
-            _check588, _check590, _check592, _check593, _check594, _check595, _check596, _check597,
-            _check598, _check599, _check600, _check601, _check602, _check603, _check604, _check605,
-            _check606, _check607, _check608, _check609, _check610, _check611, _check612, _check613,
-            _check614, _check615, _check616, _check617, _check618, _check619, _check620, _check621,
-            _check622, _check623, _check624, _check625, _check626, _check627, _check628, _check629,
-            _check630, _check631, _check632, _check633, _check634, _check635, _check636, _check637,
-            _check638, _check639, _check640, _check641, _check642, _check643, _check644, _check645,
-            _check646, _check647, _check648, _check649, _check650, _check651, _check652, _check653,
-            _check654, _check655, _check656, _check657, _check658, _check659, _check660, _check661,
-            _check662, _check663, _check664, _check665, _check666, _check667, _check668, _check669,
-            _check670, _check671, _check672, _check673, _check674, _check675, _check676, _check677,
-            _check678, _check679, _check680, _check681, _check682, _check683, _check684, _check685,
-            _check686, _check687, _check688, _check689, _check690, _check691, _check692, _check693,
-            _check694, _check695, _check696, _check697, _check705, _check706, _check707, _check708,
-            _check709, _check710, _check711, _check712, _check713, _check714, _check715, _check716,
-            _check717, _check718, _check719, _check720, _check721, _check722, _check723, _check724,
-            _check725, _check726, _check727, _check728, _check729, _check730, _check731, _check733,
-            _check734, _check735, _check736, _check737, _check738, _check739, _check740, _check741,
-            _check742, _check743, _check744, _check745, _check746, _check747, _check748, _check749,
-            _check750, _check751, _check752, _check753, _check754, _check755, _check756, _check757,
-            _check758, _check759, _check760, _check761, _check762, _check763, _check764, _check765,
-            _check766, _check767, _check768, _check769, _check770, _check771, _check772, _check773,
-            _check774, _check775, _check776, _check777, _check778, _check779, _check780, _check781,
-            _check782, _check783, _check784, _check785, _check786, _check787, _check788, _check789,
-            _check790, _check791, _check792, _check793, _check794, _check795, _check796, _check797,
-            _check798, _check799, _check800, _check801, _check803, _check804, _check805, _check806,
-            _check807, _check808, _check809, _check810, _check811, _check812, _check813, _check814,
-            _check815, _check816, _check817, _check818, _check819, _check820, _check821, _check822,
-            _check823, _check824, _check825, _check826, _check827, _check829, _check830, _check831,
-            _check832, _check833, _check834, _check835, _check836, _check837, _check838, _check839,
-            _check840, _check841, _check842, _check843, _check844, _check845, _check846, _check847,
-            _check848, _check849, _check850, _check851, _check852, _check853, _check854, _check855,
-            _check856, _check857, _check858, _check859, _check860, _check861, _check862, _check863,
-            _check864, _check865, _check866, _check867, _check868, _check869, _check870, _check871,
-            _check872, _check873, _check874, _check875, _check876, _check877, _check878, _check879,
-            _check880, _check881, _check882, _check883, _check884, _check885, _check886, _check971,
-            _check974, _check977, _check978, _check979, _check980, _check981, _check982, _check983,
-            _check984, _check985, _check986, _check987, _check989, _check990, _check991, _check992,
-            _check993, _check994, _check995, _check996, _check999, _check1000, _check1001, _check1002,
-            _check1003, _check1004, _check1005, _check1006, _check1007, _check1008, _check1009, _check1010,
-            _check1011, _check1012, _check1013, _check1014, _check1015, _check1016, _check1017, _check1018,
-            _check1019, _check1020, _check1021, _check1022, _check1023, _check1024, _check1025, _check1026,
-            _check1027, _check1028, _check1029, _check1030, _check1031, _check1032, _check1033, _check1034,
-            _check1035, _check1036, _check1037, _check1038, _check1039, _check1040, _check1083, _check1084,
-            _check1085, _check1086, _check1087, _check1088, _check1089, _check1090, _check1091, _check1092,
-            _check1093, _check1094, _check1095, _check1096, _check1097, _check1098, _check1099, _check1100,
-            _check1101, _check1102, _check1103, _check1104, _check1105, _check1106, _check1107, _check1108,
-            _check1109, _check1110, _check1111, _check1112, _check1113, _check1114, _check1115, _check1116,
-            _check1117, _check1118, _check1119, _check1120, _check1121, _check1122, _check1123, _check1124,
-            _check1167, _check1168, _check1169, _check1170, _check1171, _check1172, _check1173, _check1216,
-            _check1221, _check1222, _check1223, _check1224, _check1225, _check1226, _check1227, _check1228,
-            _check1229, _check1230, _check1231, _check1232, _check1233, _check1234, _check1235, _check1236,
-            _check1237, _check1238, _check1239, _check1240, _check1241, _check1242, _check1243, _check1244,
-            _check1245, _check1247, _check1249, _check1250, _check1251, _check1252, _check1253, _check1254,
-            _check1255, _check1256, _check1257, _check1258, _check1259, _check1260, _check1261, _check1262,
-            _check1263, _check1264, _check1265, _check1266, _check1267, _check1268, _check1269, _check1270,
-            _check1271, _check1272, _check1273, _check1274, _check1275, _check1276, _check1277, _check1278,
-            _check1279, _check1280, _check1281, _check1282, _check1283, _check1284, _check1285, _check1288,
-            _check1289, _check1290, _check1291, _check1292, _check1293,
+            _check355, _check356, _check357, _check358, _check359, _check360, _check361, _check362,
+            _check363, _check364, _check367, _check368, _check369, _check370, _check371, _check372,
+            _check373, _check374, _check375, _check376, _check377, _check378, _check379, _check380,
+            _check381, _check382, _check383, _check384, _check385, _check387, _check388, _check389,
+            _check391, _check392, _check395, _check396, _check397, _check398, _check399, _check400,
+            _check401, _check402, _check403, _check404, _check405, _check406, _check407, _check408,
+            _check409, _check410, _check411, _check412, _check413, _check415, _check416, _check417,
+            _check418, _check419, _check420, _check421, _check422, _check423, _check424, _check425,
+            _check426, _check430, _check431, _check432, _check433, _check434, _check435, _check436,
+            _check437, _check438, _check439, _check440, _check441, _check442, _check443, _check445,
+            _check446, _check447, _check448, _check449, _check450, _check451, _check452, _check454,
+            _check455, _check456, _check457, _check458, _check459, _check460, _check461, _check462,
+            _check463, _check464, _check466, _check477, _check478, _check479, _check480, _check481,
+            _check482, _check483, _check484, _check485, _check486, _check487, _check488, _check489,
+            _check490, _check491, _check492, _check493, _check494, _check495, _check496, _check497,
+            _check498, _check499, _check500, _check501, _check502, _check503, _check504, _check505,
+            _check506, _check507, _check510, _check511, _check512, _check513, _check514, _check515,
+            _check516, _check517, _check538, _check539, _check540, _check541, _check542, _check543,
+            _check544, _check545, _check546, _check547, _check548, _check549, _check550, _check551,
+            _check552, _check553, _check555, _check556, _check557, _check558, _check559, _check560,
+            _check561, _check562, _check563, _check564, _check565, _check566, _check567, _check568,
+            _check569, _check570, _check571, _check572, _check573, _check574, _check575, _check576,
+            _check577, _check578, _check579, _check580, _check581, _check582, _check583, _check584,
+            _check585, _check586, _check587, _check588, _check590, _check592, _check593, _check594,
+            _check595, _check596, _check597, _check598, _check599, _check600, _check601, _check602,
+            _check603, _check604, _check605, _check606, _check607, _check608, _check609, _check610,
+            _check611, _check612, _check613, _check614, _check615, _check616, _check617, _check618,
+            _check619, _check620, _check621, _check622, _check623, _check624, _check625, _check626,
+            _check627, _check628, _check629, _check630, _check631, _check632, _check633, _check634,
+            _check635, _check636, _check637, _check638, _check639, _check640, _check641, _check642,
+            _check643, _check644, _check645, _check646, _check647, _check648, _check649, _check650,
+            _check651, _check652, _check653, _check654, _check655, _check656, _check657, _check658,
+            _check659, _check660, _check661, _check662, _check663, _check664, _check665, _check666,
+            _check667, _check668, _check669, _check670, _check671, _check672, _check673, _check674,
+            _check675, _check676, _check677, _check678, _check679, _check680, _check681, _check682,
+            _check683, _check684, _check685, _check686, _check687, _check688, _check689, _check690,
+            _check691, _check692, _check693, _check694, _check695, _check696, _check697, _check705,
+            _check706, _check707, _check708, _check709, _check710, _check711, _check712, _check713,
+            _check714, _check715, _check716, _check717, _check718, _check719, _check720, _check721,
+            _check722, _check723, _check724, _check725, _check726, _check727, _check728, _check729,
+            _check730, _check731, _check733, _check734, _check735, _check736, _check737, _check738,
+            _check739, _check740, _check741, _check742, _check743, _check744, _check745, _check746,
+            _check747, _check748, _check749, _check750, _check751, _check752, _check753, _check754,
+            _check755, _check756, _check757, _check758, _check759, _check760, _check761, _check762,
+            _check763, _check764, _check765, _check766, _check767, _check768, _check769, _check770,
+            _check771, _check772, _check773, _check774, _check775, _check776, _check777, _check778,
+            _check779, _check780, _check781, _check782, _check783, _check784, _check785, _check786,
+            _check787, _check788, _check789, _check790, _check791, _check792, _check793, _check794,
+            _check795, _check796, _check797, _check798, _check799, _check800, _check801, _check803,
+            _check804, _check805, _check806, _check807, _check808, _check809, _check810, _check811,
+            _check812, _check813, _check814, _check815, _check816, _check817, _check818, _check819,
+            _check820, _check821, _check822, _check823, _check824, _check825, _check826, _check827,
+            _check829, _check830, _check831, _check832, _check833, _check834, _check835, _check836,
+            _check837, _check838, _check839, _check840, _check841, _check842, _check843, _check844,
+            _check845, _check846, _check847, _check848, _check849, _check850, _check851, _check852,
+            _check853, _check854, _check855, _check856, _check857, _check858, _check859, _check860,
+            _check861, _check862, _check863, _check864, _check865, _check866, _check867, _check868,
+            _check869, _check870, _check871, _check872, _check873, _check874, _check875, _check876,
+            _check877, _check878, _check879, _check880, _check881, _check882, _check883, _check884,
+            _check885, _check886, _check924, _check925, _check926, _check927, _check928, _check929,
+            _check930, _check931, _check932, _check933, _check934, _check935, _check936, _check937,
+            _check938, _check939, _check940, _check970, _check971, _check974, _check975, _check977,
+            _check978, _check979, _check980, _check981, _check982, _check983, _check984, _check985,
+            _check986, _check987, _check989, _check990, _check991, _check992, _check993, _check994,
+            _check995, _check996, _check999, _check1000, _check1001, _check1002, _check1003, _check1004,
+            _check1005, _check1006, _check1007, _check1008, _check1009, _check1010, _check1011, _check1012,
+            _check1013, _check1014, _check1015, _check1016, _check1017, _check1018, _check1019, _check1020,
+            _check1021, _check1022, _check1023, _check1024, _check1025, _check1026, _check1027, _check1028,
+            _check1029, _check1030, _check1031, _check1032, _check1033, _check1034, _check1035, _check1036,
+            _check1037, _check1038, _check1039, _check1040, _check1083, _check1084, _check1085, _check1086,
+            _check1087, _check1088, _check1089, _check1090, _check1091, _check1092, _check1093, _check1094,
+            _check1095, _check1096, _check1097, _check1098, _check1099, _check1100, _check1101, _check1102,
+            _check1103, _check1104, _check1105, _check1106, _check1107, _check1108, _check1109, _check1110,
+            _check1111, _check1112, _check1113, _check1114, _check1115, _check1116, _check1117, _check1118,
+            _check1119, _check1120, _check1121, _check1122, _check1123, _check1124, _check1167, _check1168,
+            _check1169, _check1170, _check1171, _check1172, _check1173, _check1216, _check1218, _check1219,
+            _check1220, _check1221, _check1222, _check1223, _check1224, _check1225, _check1226, _check1227,
+            _check1228, _check1229, _check1230, _check1231, _check1232, _check1233, _check1234, _check1235,
+            _check1236, _check1237, _check1238, _check1239, _check1240, _check1241, _check1242, _check1243,
+            _check1244, _check1245, _check1247, _check1249, _check1250, _check1251, _check1252, _check1253,
+            _check1254, _check1255, _check1256, _check1257, _check1258, _check1259, _check1260, _check1261,
+            _check1262, _check1263, _check1264, _check1265, _check1266, _check1267, _check1268, _check1269,
+            _check1270, _check1271, _check1272, _check1273, _check1274, _check1275, _check1276, _check1277,
+            _check1278, _check1279, _check1280, _check1281, _check1282, _check1283, _check1284, _check1285,
+            _check1288, _check1289, _check1290, _check1291, _check1292, _check1293,
         ]
         for check in checks { check() }
-        #expect(checks.count == 997)
+        #expect(checks.count == 1022)
     }
 }
