@@ -260,39 +260,16 @@ final class PostgreSQLStoreBackend: StoreBackend {
         guard result.rowCount > 0 else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The store has no metadata row in Z_METADATA.")
         }
-        var metadata: [String: Any] = [:]
-        if let data = result.data(0, 1), !data.isEmpty {
-            let plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-            guard let dictionary = plist as? [String: Any] else {
-                throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The store's Z_PLIST metadata is not a dictionary.")
-            }
-            metadata = dictionary
-        }
-        if let hashes = metadata[NSStoreModelVersionHashesKey] as? [String: Any] {
-            metadata[NSStoreModelVersionHashesKey] = hashes.compactMapValues { value -> Data? in
-                (value as? Data) ?? (value as? NSData).map { Data(referencing: $0) }
-            }
-        }
-        if let uuid = result.string(0, 0) { metadata[NSStoreUUIDKey] = uuid }
+        var metadata = try SQLiteMetadata.decodeRow(uuid: result.string(0, 0), plist: result.data(0, 1))
         metadata[NSStoreTypeKey] = NSPostgreSQLStoreType
         return metadata
     }
 
     static func writeMetadata(_ metadata: [String: Any], on connection: PostgreSQLConnection) throws {
-        var plist = metadata
-        let uuid = plist.removeValue(forKey: NSStoreUUIDKey) as? String
-        plist[NSStoreTypeKey] = NSPostgreSQLStoreType
-        let data: Data
-        do {
-            data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-        } catch {
-            throw CoreDataError.make(
-                NSPersistentStoreSaveError,
-                "The store metadata cannot be written as a property list: \(error.localizedDescription)")
-        }
+        let row = try SQLiteMetadata.encodeRow(metadata, storeType: NSPostgreSQLStoreType)
         try connection.execute(
             "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, $1, $2) ON CONFLICT (Z_VERSION) DO UPDATE SET Z_UUID = EXCLUDED.Z_UUID, Z_PLIST = EXCLUDED.Z_PLIST",
-            [uuid.map(PostgreSQLValue.text) ?? .null, .bytes(data)])
+            [row.uuid.map(PostgreSQLValue.text) ?? .null, .bytes(row.plist)])
     }
 
     // MARK: - Errors

@@ -87,8 +87,26 @@ enum SQLiteMetadata {
         guard try statement.step() else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The store has no metadata row in Z_METADATA.")
         }
+        var metadata = try decodeRow(uuid: statement.string(0), plist: statement.data(1))
+        if metadata[NSStoreTypeKey] == nil { metadata[NSStoreTypeKey] = NSSQLiteStoreType }
+        return metadata
+    }
+
+    /// Writes the metadata row: `NSStoreUUID` into `Z_UUID`, every other key into the plist.
+    static func write(_ metadata: [String: Any], to connection: SQLiteConnection) throws {
+        let row = try encodeRow(metadata, storeType: NSSQLiteStoreType)
+        let statement = try connection.cached(
+            "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+        if let uuid = row.uuid { try statement.bind(1, uuid) } else { try statement.bindNull(1) }
+        try statement.bind(2, row.plist)
+        try statement.run()
+    }
+
+    /// The metadata a `Z_METADATA` row holds (of any SQL store): the plist's keys, version
+    /// hashes as `Data`, plus `NSStoreUUID` from `Z_UUID`.
+    static func decodeRow(uuid: String?, plist data: Data?) throws -> [String: Any] {
         var metadata: [String: Any] = [:]
-        if let data = statement.data(1), !data.isEmpty {
+        if let data, !data.isEmpty {
             let plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
             guard let dictionary = plist as? [String: Any] else {
                 throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "The store's Z_PLIST metadata is not a dictionary.")
@@ -100,29 +118,23 @@ enum SQLiteMetadata {
                 (value as? Data) ?? (value as? NSData).map { Data(referencing: $0) }
             }
         }
-        if let uuid = statement.string(0) { metadata[NSStoreUUIDKey] = uuid }
-        if metadata[NSStoreTypeKey] == nil { metadata[NSStoreTypeKey] = NSSQLiteStoreType }
+        if let uuid { metadata[NSStoreUUIDKey] = uuid }
         return metadata
     }
 
-    /// Writes the metadata row: `NSStoreUUID` into `Z_UUID`, every other key into the plist.
-    static func write(_ metadata: [String: Any], to connection: SQLiteConnection) throws {
+    /// A `Z_METADATA` row for `metadata` (of any SQL store): `NSStoreUUID` for `Z_UUID`, every
+    /// other key, with `storeType` as the store type, as a binary plist for `Z_PLIST`.
+    static func encodeRow(_ metadata: [String: Any], storeType: String) throws -> (uuid: String?, plist: Data) {
         var plist = metadata
         let uuid = plist.removeValue(forKey: NSStoreUUIDKey) as? String
-        plist[NSStoreTypeKey] = NSSQLiteStoreType
-        let data: Data
+        plist[NSStoreTypeKey] = storeType
         do {
-            data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+            return (uuid, try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
         } catch {
             throw CoreDataError.make(
                 NSPersistentStoreSaveError,
                 "The store metadata cannot be written as a property list: \(error.localizedDescription)")
         }
-        let statement = try connection.cached(
-            "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
-        if let uuid { try statement.bind(1, uuid) } else { try statement.bindNull(1) }
-        try statement.bind(2, data)
-        try statement.run()
     }
 
     // MARK: - Z_PRIMARYKEY
