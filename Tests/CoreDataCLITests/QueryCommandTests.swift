@@ -19,6 +19,24 @@ import Testing
             .map { $0.split(separator: "|")[column].trimmingCharacters(in: .whitespaces) }
     }
 
+    /// Saves one more person into the V1-model store at `store` through Core Data, leaving
+    /// the store added (its save may still be in the `-wal`) for the caller to remove.
+    static func addPerson(firstName: String, lastName: String, to store: URL) throws
+        -> (NSPersistentStoreCoordinator, NSPersistentStore) {
+        let model = try #require(NSManagedObjectModel(contentsOf: Fixtures.model(Self.model)))
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let added = try coordinator.addPersistentStore(type: .sqlite, at: store)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
+        person.setValue(firstName, forKey: "firstName")
+        person.setValue(lastName, forKey: "lastName")
+        person.setValue(UUID(), forKey: "id")
+        person.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "updatedAt")
+        try context.save()
+        return (coordinator, added)
+    }
+
     /// A copy of the V1 store whose `-wal` holds one more person, Zelda Walker, in a
     /// read-only folder of its own (database and `-wal` only, as a store is often shipped
     /// or copied): what `coredata query` must read without writing anything.
@@ -30,17 +48,7 @@ import Testing
         let store = work.appendingPathComponent(Self.storeV1)
         try FileManager.default.copyItem(at: Fixtures.store(Self.storeV1), to: store)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
-        let model = try #require(NSManagedObjectModel(contentsOf: Fixtures.model(Self.model)))
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        let added = try coordinator.addPersistentStore(type: .sqlite, at: store)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
-        person.setValue("Zelda", forKey: "firstName")
-        person.setValue("Walker", forKey: "lastName")
-        person.setValue(UUID(), forKey: "id")
-        person.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "updatedAt")
-        try context.save()
+        let (coordinator, added) = try Self.addPerson(firstName: "Zelda", lastName: "Walker", to: store)
         // Copied while the writer is open: the save is still in the -wal.
         for suffix in ["", "-wal"] {
             try FileManager.default.copyItem(atPath: store.path + suffix, toPath: shipped.path + "/Shop.sqlite" + suffix)
@@ -124,17 +132,7 @@ import Testing
     func csvQuoting() throws {
         let folder = try TemporaryDirectory()
         let store = try Fixtures.copyStore(Self.storeV1, to: folder)
-        let model = try #require(NSManagedObjectModel(contentsOf: Fixtures.model(Self.model)))
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        let added = try coordinator.addPersistentStore(type: .sqlite, at: store)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
-        person.setValue("Zelda, \"Z\"", forKey: "firstName")
-        person.setValue("Walker\nJr", forKey: "lastName")
-        person.setValue(UUID(), forKey: "id")
-        person.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "updatedAt")
-        try context.save()
+        let (coordinator, added) = try Self.addPerson(firstName: "Zelda, \"Z\"", lastName: "Walker\nJr", to: store)
         try coordinator.remove(added)
         let run = try Self.query([store.path, "--entity", "Person", "--where", "firstName BEGINSWITH 'Zelda'",
                                   "--columns", "firstName,lastName", "--csv"])
