@@ -40,7 +40,9 @@ extension PostgreSQLStoreBackend {
     /// server's message in the description); the next call reconnects. A save the server
     /// refused as a serialization failure or a deadlock (SQLSTATE 40001, 40P01: nothing was
     /// committed) is run again, up to ``saveAttempts`` times in all. With
-    /// `NSPostgreSQLSerializableOption`, saves run at SERIALIZABLE.
+    /// `NSPostgreSQLSerializableOption`, saves run at SERIALIZABLE. Each save ends with a
+    /// `NOTIFY` on the store's channel, which listeners hear when it commits
+    /// (``watchCommits(_:)``).
     func save(_ changes: StoreChanges) throws {
         try checkWritable()
         var attempt = 1
@@ -63,6 +65,8 @@ extension PostgreSQLStoreBackend {
         do {
             try connection.transaction(isolation: isSerializable ? "SERIALIZABLE" : nil) {
                 try applyChanges(changes, on: connection)
+                // Delivered to every listener when the transaction commits, never if it fails.
+                try notifyCommit(on: connection)
             }
         } catch let error as PostgreSQLError {
             let code = error.isUniqueViolation ? NSManagedObjectConstraintMergeError : NSPersistentStoreSaveError

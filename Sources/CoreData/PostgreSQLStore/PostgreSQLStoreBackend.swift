@@ -43,6 +43,9 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
     let isSerializable: Bool
 
     var connection: PostgreSQLConnection?
+    /// Hears other connections' saves, for remote change notifications
+    /// (PostgreSQLStoreBackend+Watching.swift); nil unless asked for.
+    var listener: PostgreSQLListener?
     var schema = SQLiteSchema()
     /// Per `Z_ENT`: how to read and write rows of that concrete entity.
     var plans: [Int: EntityPlan] = [:]
@@ -68,6 +71,8 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
     deinit { close() }
 
     func close() {
+        listener?.cancel()
+        listener = nil
         connection = nil
     }
 
