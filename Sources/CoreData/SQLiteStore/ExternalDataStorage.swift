@@ -115,6 +115,22 @@ extension SQLiteStoreBackend {
     var externalData: ExternalDataStorage { ExternalDataStorage(storeURL: url) }
 }
 
+extension SQLiteSchema {
+    /// The columns of table `t` that hold binary attributes allowing external storage
+    /// (their values may name files).
+    func externalColumns(ofTable t: Int) -> [String] {
+        var columns: [String] = []
+        for (_, entity) in entitiesByID.sorted(by: { $0.key < $1.key }) where tableIndex(for: entity) == t {
+            for attribute in entity.attributesByName.values where SQLiteValueKind(attribute) == .externalBlob {
+                if let column = attributeColumns[ObjectIdentifier(attribute)], !columns.contains(column) {
+                    columns.append(column)
+                }
+            }
+        }
+        return columns
+    }
+}
+
 // MARK: - SQL functions for migrations
 
 extension ExternalDataStorage {

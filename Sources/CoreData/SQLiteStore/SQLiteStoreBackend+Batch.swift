@@ -8,7 +8,9 @@ extension SQLiteStoreBackend: BatchStoreBackend {
     func executeBatch(_ operation: StoreBatchOperation, origin: HistoryOrigin) throws -> StoreBatchOutcome {
         let connection = try requireConnection()
         try checkWritable()
-        return try writeFailure {
+        // External data files of deleted rows, removed once the transaction commits.
+        var orphanedFiles: [String] = []
+        let outcome = try writeFailure {
             try connection.transaction {
                 let outcome: StoreBatchOutcome
                 // Preserved values of deleted rows, read before the rows go.
@@ -16,7 +18,8 @@ extension SQLiteStoreBackend: BatchStoreBackend {
                 switch operation {
                 case .insert(let insert): outcome = try batchInsert(insert, on: connection)
                 case .update(let update): outcome = try batchUpdate(update, on: connection)
-                case .delete(let delete): outcome = try batchDelete(delete, tombstones: &tombstones, on: connection)
+                case .delete(let delete):
+                    outcome = try batchDelete(delete, tombstones: &tombstones, files: &orphanedFiles, on: connection)
                 }
                 // Persistent history: one transaction, in the SQLite transaction that wrote
                 // the rows (SQLiteStoreBackend+History.swift).
@@ -24,6 +27,8 @@ extension SQLiteStoreBackend: BatchStoreBackend {
                 return outcome
             }
         }
+        externalData.remove(orphanedFiles)
+        return outcome
     }
 
     /// `SQLITE_CONSTRAINT_TRIGGER`: what Apple's store reports when a delete rule refuses a
@@ -148,7 +153,7 @@ extension SQLiteStoreBackend: BatchStoreBackend {
     /// Deletes the selected rows and what the delete rules reach, nullifies inverses and
     /// removes join-table rows, a chunk of keys per statement.
     private func batchDelete(_ delete: StoreBatchDelete, tombstones: inout [StoreKey: [SQLiteValue]],
-                             on connection: SQLiteConnection) throws -> StoreBatchOutcome {
+                             files: inout [String], on connection: SQLiteConnection) throws -> StoreBatchOutcome {
         let requested = try delete.plan.map { try fetchKeys($0) } ?? existingKeys(delete.keys, on: connection)
         guard !requested.isEmpty else { return StoreBatchOutcome() }
         let work = try BatchDeletion(
@@ -199,9 +204,33 @@ extension SQLiteStoreBackend: BatchStoreBackend {
             }
         }
         for (t, pks) in byTable.sorted(by: { $0.key < $1.key }) {
+            files += try externalFiles(inTable: t, pks, on: connection)
             try runChunked("DELETE FROM \(schema.tables[t].name) WHERE Z_PK IN (%KEYS%)", pks, on: connection)
         }
         return outcome
+    }
+
+    /// The external data files (``ExternalDataStorage``) the rows `pks` of table `t` name.
+    private func externalFiles(inTable t: Int, _ pks: [Int64], on connection: SQLiteConnection) throws -> [String] {
+        let columns = schema.externalColumns(ofTable: t)
+        guard !columns.isEmpty else { return [] }
+        var names: [String] = []
+        var start = 0
+        while start < pks.count {
+            let chunk = pks[start..<min(pks.count, start + Self.keyChunk)]
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let statement = try connection.cached(
+                "SELECT \(columns.joined(separator: ", ")) FROM \(schema.tables[t].name) WHERE Z_PK IN (\(marks))")
+            defer { statement.reset() }
+            for (i, pk) in chunk.enumerated() { try statement.bind(Int32(i + 1), pk) }
+            while try statement.step() {
+                for i in 0..<Int32(columns.count) {
+                    if let data = statement.data(i), let name = ExternalDataStorage.referencedFile(data) { names.append(name) }
+                }
+            }
+        }
+        return names
     }
 
     /// The keys of those rows that still exist, with their stored `Z_ENT`, in order.

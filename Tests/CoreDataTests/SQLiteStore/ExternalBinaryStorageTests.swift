@@ -214,4 +214,26 @@ struct ExternalBinaryStorageTests {
         let photos = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
         #expect(photos.first?.value(forKey: "image") as? Data == large)
     }
+
+    @Test("NSBatchDeleteRequest removes the external files of the rows it deletes once it commits")
+    func batchDeleteRemovesFiles() throws {
+        let store = try PhotoStore()
+        let container = try store.container(photoModel())
+        let context = container.viewContext
+        let kept = large + Data([7])
+        _ = insertPhoto("a", large, into: context)
+        _ = insertPhoto("b", Data(large.reversed()), into: context)
+        _ = insertPhoto("small", small, into: context)
+        _ = insertPhoto("keep", kept, into: context)
+        try context.save()
+        #expect(store.externalFiles().count == 3)
+        let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Photo")
+        fetch.predicate = NSPredicate(format: "title != %@", "keep")
+        let request = NSBatchDeleteRequest(fetchRequest: fetch)
+        request.resultType = .resultTypeCount
+        let result = try context.execute(request) as? NSBatchDeleteResult
+        #expect(result?.result as? Int == 3)
+        #expect(store.externalFiles().count == 1)
+        #expect(try store.images(container) == ["keep": kept])
+    }
 }
