@@ -12,9 +12,11 @@ import Foundation
 /// model; attribute columns are renamed, dropped or added with their default value;
 /// to-one keys, `Z<n>_` entity columns, `Z_FOK_` ordering columns and join tables are
 /// rebuilt from the source relationships (also when a relationship changed between
-/// to-one and to-many); `Z_MAX` is kept per hierarchy; the metadata gets the
-/// destination's version hashes and identifiers and keeps the store UUID and the app's
-/// own keys.
+/// to-one and to-many); `Z_MAX` is kept per hierarchy, and `Z_NAME` keeps the name the
+/// store gave a renamed entity (as Apple's migration leaves it); persistent history is
+/// carried over with its entity numbers, changed-property bits and tombstones remapped;
+/// the metadata gets the destination's version hashes and identifiers and keeps the store
+/// UUID and the app's own keys.
 struct SQLiteLightweightMigration {
     let url: URL
     let sourceModel: NSManagedObjectModel
@@ -77,9 +79,10 @@ struct SQLiteLightweightMigration {
             try SQLiteMetadata.insertPrimaryKeyRows(destination.entitiesByID, into: connection)
             try SQLiteMetadata.write(metadata, to: connection)
             try SQLiteModelCache.write(destinationModel, to: connection)
-            for statement in sql.rowCopies() + sql.joinCopies() + sql.primaryKeyMaxima() {
+            for statement in sql.rowCopies() + sql.joinCopies() + sql.primaryKeyMaxima() + sql.primaryKeyNames() {
                 try connection.execute(statement)
             }
+            try MigrationHistory(sql: sql).copy(on: connection)
         }
         try connection.execute("DETACH DATABASE src")
     }
