@@ -6,7 +6,8 @@ import Foundation
 /// The destination store is built in a new file beside the store (destination schema,
 /// rows copied with `INSERT … SELECT` from the store attached read-only), then moved
 /// over the store. Until that move, the store's files are only read: any failure leaves
-/// them byte for byte as they were.
+/// them byte for byte as they were. A chain of model versions (``steps`` holds more than
+/// one) builds one such file per step, each read by the next, and moves only the last.
 ///
 /// Rows keep their `Z_PK` and `Z_OPT`; `Z_ENT` is renumbered for the destination
 /// model; attribute columns are renamed, dropped or added with their default value;
@@ -18,11 +19,18 @@ import Foundation
 /// the metadata gets the destination's version hashes and identifiers and keeps the store
 /// UUID and the app's own keys.
 struct SQLiteLightweightMigration {
+    /// One migration from a model version to the next.
+    struct Step {
+        let sourceModel: NSManagedObjectModel
+        let destinationModel: NSManagedObjectModel
+        /// The destination entities the store holds (its configuration's).
+        let destinationEntities: [NSEntityDescription]
+        let mapping: NSMappingModel
+    }
+
     let url: URL
-    let sourceModel: NSManagedObjectModel
-    let destinationModel: NSManagedObjectModel
-    let destinationEntities: [NSEntityDescription]
-    let mapping: NSMappingModel
+    /// The steps, in order: each one's source model is the previous one's destination.
+    let steps: [Step]
     let storedMetadata: [String: Any]
     /// How long to wait for another connection's lock (`NSPersistentStoreTimeoutOption`).
     let busyTimeout: TimeInterval
@@ -40,45 +48,62 @@ struct SQLiteLightweightMigration {
     func run() throws {
         let fileManager = FileManager.default
         let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).migration-\(UUID().uuidString)")
+        var built: [URL] = []
         defer {
-            for path in SQLiteStoreBackend.companionPaths(of: temporary.path) { try? fileManager.removeItem(atPath: path) }
+            for file in built {
+                for path in SQLiteStoreBackend.companionPaths(of: file.path) { try? fileManager.removeItem(atPath: path) }
+            }
         }
-        // The source schema, matched against the store's real columns.
-        var sourceSchema = SQLiteSchema.design(entities: sourceModel.entities)
-        do {
-            let reader = try SQLiteConnection(path: url.path, readOnly: true, create: false, busyTimeout: busyTimeout)
-            try sourceSchema.resolve(with: reader)
+        var input = url
+        for (index, step) in steps.enumerated() {
+            // The source schema, matched against the file's real columns.
+            var sourceSchema = SQLiteSchema.design(entities: step.sourceModel.entities)
+            do {
+                let reader = try SQLiteConnection(path: input.path, readOnly: true, create: false, busyTimeout: busyTimeout)
+                try sourceSchema.resolve(with: reader)
+            }
+            let output = folder.appendingPathComponent(".\(url.lastPathComponent).migration-\(UUID().uuidString)")
+            built.append(output)
+            let designed = SQLiteSchema.design(entities: step.destinationEntities)
+            let last = index == steps.count - 1
+            try build(step, at: output, reading: input, from: sourceSchema, into: designed, last: last)
+            // An intermediate file is read by the next step only.
+            if input != url {
+                for path in SQLiteStoreBackend.companionPaths(of: input.path) { try? fileManager.removeItem(atPath: path) }
+            }
+            input = output
         }
-        let destinationSchema = SQLiteSchema.design(entities: destinationEntities)
-        try build(at: temporary, from: sourceSchema, into: destinationSchema)
-        try Self.replaceStore(at: url, with: temporary, busyTimeout: busyTimeout)
+        try Self.replaceStore(at: url, with: input, busyTimeout: busyTimeout)
     }
 
     // MARK: - Building the destination file
 
-    private func build(at temporary: URL, from source: SQLiteSchema, into destination: SQLiteSchema) throws {
+    /// Builds `step`'s destination store at `temporary` from the store file `input`. Only
+    /// the `last` step's file gets its secondary indexes (unless they are deferred).
+    private func build(_ step: Step, at temporary: URL, reading input: URL, from source: SQLiteSchema,
+                       into destination: SQLiteSchema, last: Bool) throws {
         let connection = try SQLiteConnection(path: temporary.path, busyTimeout: busyTimeout, uri: true)
         try connection.execute("PRAGMA auto_vacuum = 2")
         try connection.execute("PRAGMA page_size = 4096")
         _ = try connection.scalarString("PRAGMA journal_mode = DELETE")
-        try connection.execute("ATTACH DATABASE \(Self.literal(Self.readOnlyURI(url.path))) AS src")
+        try connection.execute("ATTACH DATABASE \(Self.literal(Self.readOnlyURI(input.path))) AS src")
         var metadata = SQLiteMetadata.initial(
-            model: destinationModel, entities: destinationEntities,
+            model: step.destinationModel, entities: step.destinationEntities,
             uuid: storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString)
         for (key, value) in storedMetadata where !Self.frameworkKeys.contains(key) { metadata[key] = value }
-        if defersIndexes { metadata[NSPersistentStoreDeferredLightweightMigrationOptionKey] = true }
-        var sql = MigrationSQL(source: source, destination: destination, mapping: mapping)
+        if defersIndexes && last { metadata[NSPersistentStoreDeferredLightweightMigrationOptionKey] = true }
+        var sql = MigrationSQL(source: source, destination: destination, mapping: step.mapping)
         sql.externalFolder = ExternalDataStorage(storeURL: url).folder.path
         try ExternalDataStorage.registerMigrationFunctions(on: connection)
+        let skipsIndexes = defersIndexes || !last
         try connection.transaction {
             for statement in SQLiteMetadata.createStatements + destination.createStatements
-            where !(defersIndexes && statement.hasPrefix("CREATE INDEX ")) {
+            where !(skipsIndexes && statement.hasPrefix("CREATE INDEX ")) {
                 try connection.execute(statement)
             }
             try SQLiteMetadata.insertPrimaryKeyRows(destination.entitiesByID, into: connection)
             try SQLiteMetadata.write(metadata, to: connection)
-            try SQLiteModelCache.write(destinationModel, to: connection)
+            try SQLiteModelCache.write(step.destinationModel, to: connection)
             for statement in sql.rowCopies() + sql.joinCopies() + sql.primaryKeyMaxima() + sql.primaryKeyNames() {
                 try connection.execute(statement)
             }
