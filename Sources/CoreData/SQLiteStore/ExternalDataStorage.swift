@@ -185,6 +185,17 @@ extension ExternalDataStorage {
 // MARK: - Copying
 
 extension ExternalDataStorage {
+    /// Moves every external data file of this store into `other`'s folder (the names are
+    /// UUIDs: none is replaced). Does nothing when this store has no file.
+    func moveFiles(to other: ExternalDataStorage) throws {
+        let fileManager = FileManager.default
+        guard let names = try? fileManager.contentsOfDirectory(atPath: folder.path), !names.isEmpty else { return }
+        try fileManager.createDirectory(at: other.folder, withIntermediateDirectories: true)
+        for name in names {
+            try fileManager.moveItem(at: folder.appendingPathComponent(name), to: other.folder.appendingPathComponent(name))
+        }
+    }
+
     /// Makes the external data of the store at `destination` that of the store at `source`
     /// (a store copied with its rows references the same file names).
     static func copyFolder(from source: URL, to destination: URL) throws {

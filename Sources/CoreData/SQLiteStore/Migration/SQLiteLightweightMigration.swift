@@ -55,25 +55,67 @@ struct SQLiteLightweightMigration {
             }
         }
         var input = url
+        // External data files the store names before and after: those only the store
+        // named are removed once the migrated store is in place.
+        var filesBefore = Set<String>()
+        var destinationSchema: SQLiteSchema?
         for (index, step) in steps.enumerated() {
             // The source schema, matched against the file's real columns.
             var sourceSchema = SQLiteSchema.design(entities: step.sourceModel.entities)
             do {
                 let reader = try SQLiteConnection(path: input.path, readOnly: true, create: false, busyTimeout: busyTimeout)
                 try sourceSchema.resolve(with: reader)
+                if index == 0 { filesBefore = (try? Self.externalFiles(sourceSchema, on: reader)) ?? [] }
             }
             let output = folder.appendingPathComponent(".\(url.lastPathComponent).migration-\(UUID().uuidString)")
             built.append(output)
             let designed = SQLiteSchema.design(entities: step.destinationEntities)
             let last = index == steps.count - 1
             try build(step, at: output, reading: input, from: sourceSchema, into: designed, last: last)
+            destinationSchema = designed
             // An intermediate file is read by the next step only.
             if input != url {
                 for path in SQLiteStoreBackend.companionPaths(of: input.path) { try? fileManager.removeItem(atPath: path) }
             }
             input = output
         }
+        var filesAfter = Set<String>()
+        if !filesBefore.isEmpty, let destinationSchema {
+            // Best effort: a file left behind costs space only; one removed loses data.
+            guard let reader = try? SQLiteConnection(path: input.path, readOnly: true, create: false, busyTimeout: busyTimeout),
+                  let names = try? Self.externalFiles(destinationSchema, on: reader) else {
+                return try Self.replaceStore(at: url, with: input, busyTimeout: busyTimeout)
+            }
+            filesAfter = names
+        }
         try Self.replaceStore(at: url, with: input, busyTimeout: busyTimeout)
+        ExternalDataStorage(storeURL: url).remove(Array(filesBefore.subtracting(filesAfter)))
+    }
+
+    /// The external data files the store at `url`, holding `entities`, names; nil when
+    /// they can't be read (then no file is removed).
+    static func externalFiles(ofStoreAt url: URL, entities: [NSEntityDescription], busyTimeout: TimeInterval) -> Set<String>? {
+        var schema = SQLiteSchema.design(entities: entities)
+        guard let reader = try? SQLiteConnection(path: url.path, readOnly: true, create: false, busyTimeout: busyTimeout),
+              (try? schema.resolve(with: reader)) != nil else { return nil }
+        return try? externalFiles(schema, on: reader)
+    }
+
+    /// The external data files (``ExternalDataStorage``) the rows of a store with `schema`
+    /// name, in its binary attributes that allow external storage.
+    static func externalFiles(_ schema: SQLiteSchema, on connection: SQLiteConnection) throws -> Set<String> {
+        var names = Set<String>()
+        for (t, table) in schema.tables.enumerated() {
+            let columns = schema.externalColumns(ofTable: t)
+            guard !columns.isEmpty else { continue }
+            let statement = try connection.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(table.name)")
+            while try statement.step() {
+                for i in 0..<Int32(columns.count) {
+                    if let data = statement.data(i), let name = ExternalDataStorage.referencedFile(data) { names.insert(name) }
+                }
+            }
+        }
+        return names
     }
 
     // MARK: - Building the destination file

@@ -172,9 +172,14 @@ extension SQLiteStoreBackend {
                          to model: NSManagedObjectModel, stored: [String: Any], runner: MappingMigration) throws {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).migration-\(UUID().uuidString)")
+        // The migration's store writes external data files beside the temporary file.
+        let temporaryFiles = ExternalDataStorage(storeURL: temporary)
         defer {
             for path in Self.companionPaths(of: temporary.path) { try? FileManager.default.removeItem(atPath: path) }
+            try? FileManager.default.removeItem(at: temporaryFiles.supportFolder)
         }
+        let filesBefore = SQLiteLightweightMigration.externalFiles(
+            ofStoreAt: url, entities: sourceModel.entities, busyTimeout: busyTimeout)
         do {
             try runner(sourceModel, model, mapping, url, temporary, [NSPersistentStoreTimeoutOption: busyTimeout])
             let connection = try SQLiteConnection(path: temporary.path, busyTimeout: busyTimeout)
@@ -183,6 +188,9 @@ extension SQLiteStoreBackend {
             for (key, value) in stored where !SQLiteLightweightMigration.frameworkKeys.contains(key) { metadata[key] = value }
             try SQLiteMetadata.write(metadata, to: connection)
             _ = try connection.scalarString("PRAGMA journal_mode = DELETE")
+            // The new rows' files join the store's before the store is replaced (until
+            // then the store names none of them; their names are new UUIDs).
+            try temporaryFiles.moveFiles(to: externalData)
         } catch let error as NSError where error.domain == NSCocoaErrorDomain && (134110...134190).contains(error.code) {
             throw error
         } catch {
@@ -191,6 +199,11 @@ extension SQLiteStoreBackend {
                 url: url, underlying: (error as? SQLiteError)?.nsError ?? error)
         }
         try SQLiteLightweightMigration.replaceStore(at: url, with: temporary, busyTimeout: busyTimeout)
+        // The files only the old rows named.
+        if let filesBefore, let filesAfter = SQLiteLightweightMigration.externalFiles(
+            ofStoreAt: url, entities: model.entities, busyTimeout: busyTimeout) {
+            externalData.remove(Array(filesBefore.subtracting(filesAfter)))
+        }
     }
 
     /// The model version the store was written with: first among the other versions of
