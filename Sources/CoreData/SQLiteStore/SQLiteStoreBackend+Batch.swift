@@ -8,7 +8,8 @@ extension SQLiteStoreBackend: BatchStoreBackend {
     func executeBatch(_ operation: StoreBatchOperation, origin: HistoryOrigin) throws -> StoreBatchOutcome {
         let connection = try requireConnection()
         try checkWritable()
-        // External data files of deleted rows, removed once the transaction commits.
+        // External data files of deleted rows and replaced values, removed once the
+        // transaction commits.
         var orphanedFiles: [String] = []
         let outcome = try writeFailure {
             try connection.transaction {
@@ -17,7 +18,7 @@ extension SQLiteStoreBackend: BatchStoreBackend {
                 var tombstones: [StoreKey: [SQLiteValue]] = [:]
                 switch operation {
                 case .insert(let insert): outcome = try batchInsert(insert, on: connection)
-                case .update(let update): outcome = try batchUpdate(update, on: connection)
+                case .update(let update): outcome = try batchUpdate(update, files: &orphanedFiles, on: connection)
                 case .delete(let delete):
                     outcome = try batchDelete(delete, tombstones: &tombstones, files: &orphanedFiles, on: connection)
                 }
@@ -60,12 +61,15 @@ extension SQLiteStoreBackend: BatchStoreBackend {
 
     /// `UPDATE` of the rows the plan selects: constants are bound, expressions compiled
     /// like predicates; with to-one key paths (joins), each value is a correlated subquery.
-    private func batchUpdate(_ update: StoreBatchUpdate, on connection: SQLiteConnection) throws -> StoreBatchOutcome {
+    /// The external data files of the values it replaces are added to `files`.
+    private func batchUpdate(_ update: StoreBatchUpdate, files: inout [String],
+                             on connection: SQLiteConnection) throws -> StoreBatchOutcome {
         let entity = update.plan.entity
         guard let t = schema.tableIndex(for: entity) else { return StoreBatchOutcome() }
         let table = schema.tables[t].name
         let compiler = SQLPredicateCompiler(schema: schema, entity: entity, backend: identity)
         var values: [(column: String, sql: String)] = []
+        var externalColumns: [String] = []
         for assignment in update.assignments {
             let attribute = assignment.attribute
             guard let column = schema.attributeColumns[ObjectIdentifier(attribute)],
@@ -73,6 +77,7 @@ extension SQLiteStoreBackend: BatchStoreBackend {
                 throw CoreDataError.make(NSPersistentStoreSaveError,
                     "The attribute \(entity.name ?? "?").\(attribute.name) has no column in the store at \(url.path).")
             }
+            if kind == .externalBlob { externalColumns.append(column) }
             if let expression = assignment.expression {
                 values.append((column, try compiledValue(expression, kind: kind, compiler)))
             } else {
@@ -83,6 +88,9 @@ extension SQLiteStoreBackend: BatchStoreBackend {
         let condition = try whereClause(update.plan, compiler)
         let keys = try fetchKeys(update.plan)
         guard !keys.isEmpty else { return StoreBatchOutcome() }
+        if !externalColumns.isEmpty {
+            files += try externalFiles(inTable: t, keys.map(\.pk), columns: externalColumns, on: connection)
+        }
         let from = compiler.fromClause(table: schema.tables[t].name)
         let sql: String
         if compiler.root.joins.isEmpty {
@@ -210,9 +218,11 @@ extension SQLiteStoreBackend: BatchStoreBackend {
         return outcome
     }
 
-    /// The external data files (``ExternalDataStorage``) the rows `pks` of table `t` name.
-    private func externalFiles(inTable t: Int, _ pks: [Int64], on connection: SQLiteConnection) throws -> [String] {
-        let columns = schema.externalColumns(ofTable: t)
+    /// The external data files (``ExternalDataStorage``) the rows `pks` of table `t` name
+    /// in `columns` (by default, every column that may name one).
+    private func externalFiles(inTable t: Int, _ pks: [Int64], columns: [String]? = nil,
+                               on connection: SQLiteConnection) throws -> [String] {
+        let columns = columns ?? schema.externalColumns(ofTable: t)
         guard !columns.isEmpty else { return [] }
         var names: [String] = []
         var start = 0

@@ -237,6 +237,23 @@ struct ExternalBinaryStorageTests {
         #expect(try store.images(container) == ["keep": kept])
     }
 
+    @Test("NSBatchUpdateRequest replacing large values removes their files once it commits")
+    func batchUpdateRemovesReplacedFiles() throws {
+        let store = try PhotoStore()
+        let container = try store.container(photoModel())
+        let context = container.viewContext
+        _ = insertPhoto("a", large, into: context)
+        _ = insertPhoto("keep", Data(large.reversed()), into: context)
+        try context.save()
+        #expect(store.externalFiles().count == 2)
+        let request = NSBatchUpdateRequest(entityName: "Photo")
+        request.predicate = NSPredicate(format: "title == %@", "a")
+        request.propertiesToUpdate = ["image": small]
+        _ = try context.execute(request)
+        #expect(store.externalFiles().count == 1)
+        #expect(try store.images(container) == ["a": small, "keep": Data(large.reversed())])
+    }
+
     @Test("a migration renaming the entity and the attribute carries the files; one dropping the attribute removes them")
     func migrationCarriesAndDropsFiles() throws {
         let store = try PhotoStore()
