@@ -77,8 +77,11 @@ struct FetchPlan<T: PersistentModel> {
         request.includesPendingChanges = descriptor.includePendingChanges
         var inMemory = false
         if let predicate = descriptor.predicate {
-            if let translated = PredicateTranslator.translate(predicate) {
+            // `$0 is Sub && …`: read `Sub`'s entity (its rows and its sub-entities' rows).
+            let narrowed = PredicateTranslator.narrowing(predicate)
+            if let translated = PredicateTranslator.translate(predicate, narrowedTo: narrowed) {
                 request.predicate = translated
+                if let narrowed { request.entity = context.container.entityDescription(for: narrowed) }
             } else {
                 inMemory = true
             }

@@ -104,6 +104,12 @@ extension Schema {
                 candidates[0].description.inverseRelationship = item.description
             }
         }
+        // Sub-entities: a subclass model's entity inherits its superclass's properties and
+        // shares its table (one table per root entity, rows told apart by `Z_ENT`).
+        for entity in entities where !entity.subentities.isEmpty {
+            descriptions[entity.name]?.subentities = entities.filter { $0.superentity === entity }
+                .compactMap { descriptions[$0.name] }
+        }
         model.entities = entities.compactMap { descriptions[$0.name] }
         return model
     }
