@@ -90,7 +90,7 @@ struct FetchPlan<T: PersistentModel> {
         for sort in descriptor.sortBy {
             guard let keyPath = sort.keyPath,
                   let property = KeyPathTable.shared.property(keyPath),
-                  case .attribute = property.kind else {
+                  case .attribute = property.kind, !property.isArchived else {
                 inMemory = true
                 break
             }

@@ -200,7 +200,8 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
             return .keyPath(prefix.isEmpty ? "SELF" : prefix, toMany: false)
         }
         guard case .keyPath(let prefix, false) = try translator.term(root),
-              let property = KeyPathTable.shared.property(keyPath as AnyKeyPath) else {
+              let property = KeyPathTable.shared.property(keyPath as AnyKeyPath), !property.isArchived else {
+            // Unknown key paths, and `Codable` values (stored encoded): evaluated in memory.
             throw PredicateTranslator.Untranslatable()
         }
         return .keyPath(prefix.isEmpty ? property.name : prefix + "." + property.name, toMany: property.isToMany)

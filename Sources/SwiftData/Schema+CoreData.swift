@@ -130,7 +130,10 @@ extension Schema {
         case is UUID.Type: return .UUIDAttributeType
         case is URL.Type: return .URIAttributeType
         default:
-            if let raw = type as? any RawRepresentable.Type { return rawAttributeType(raw) }
+            if let raw = type as? any RawRepresentable.Type, let stored = rawAttributeType(raw) { return stored }
+            // Any other `Codable` value (a struct, an enum with associated values, an array
+            // or set of values): its encoding, in one binary column (see `ValueBridge`).
+            if type is any Codable.Type { return .binaryDataAttributeType }
             return nil
         }
     }
