@@ -244,38 +244,6 @@ private final class StubbornPolicy: NSMergePolicy, @unchecked Sendable {
         #expect(conflict.objectSnapshot?["owner"] is NSNull)
     }
 
-    @Test("a context that read the row before another context of the same coordinator saved it is in conflict when it saves",
-          arguments: allStoreTypes)
-    func staleReaderSameCoordinator(storeType: String) throws {
-        let stack = try TestStack(storeType: storeType, model: ConflictModels.notes())
-        let writer = stack.newContext(), reader = stack.newContext()
-        let id = try writer.performAndWait {
-            let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: writer)
-            note.setValue("Draft", forKey: "title")
-            try writer.save()
-            return note.objectID
-        }
-        try reader.performAndWait { _ = try reader.existingObject(with: id).value(forKey: "title") }
-        try writer.performAndWait {
-            try writer.existingObject(with: id).setValue("Tools", forKey: "title")
-            try writer.save()
-        }
-        let error = reader.performAndWait { () -> NSError? in
-            do {
-                try reader.existingObject(with: id).setValue("Garden", forKey: "title")
-                try reader.save()
-                return nil
-            } catch {
-                return error as NSError
-            }
-        }
-        #expect(error?.code == NSManagedObjectMergeError)
-        let stored = try stack.newContext().performAndWait {
-            try stack.newContext().existingObject(with: id).value(forKey: "title") as? String
-        }
-        #expect(stored == "Tools")
-    }
-
     @Test("a row deleted by another app is a conflict with version 0 and no persisted snapshot")
     func errorPolicyDeletedRow() throws {
         let shared = try SharedNotes()
