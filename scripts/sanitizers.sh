@@ -14,8 +14,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Contexts on their queues, nested contexts, the coordinator's lock, merge policies between
 # contexts and processes, remote changes and query generations (watcher threads), history,
-# the crash points and resource limits (10 000 contexts), and the C API's threads.
-default_filter='NSManagedObjectContextTests|NestedContextTests|MainQueueContextTests|ContextMembersTests|MergePolicyTests|MergeChangesNotificationTests|QueryGenerationTests|CoordinatorLockingAndMetadataTests|RemoteChangeNotificationTests|StoreLifecycleTests|SQLiteStoreTimeoutTests|NSPersistentContainerTests|PersistentHistoryTrackingTests|NSBatchUpdateRequestTests|CrashPointTests|ResourceLimitTests|CAPITests'
+# and the C API's threads. Left out, each measured here under ThreadSanitizer with 0 reports
+# (SANITIZER_FILTER to run them): CrashPointTests (766 s: one thread enumerating I/O points),
+# ResourceLimitTests (401 s: a 256 MiB blob, 10 000 contexts), ConflictHistoryTests,
+# MergePolicyProcessTests, PersistentHistoryCrossProcessTests, ModelActorTests.
+default_filter='NSManagedObjectContextTests|NestedContextTests|MainQueueContextTests|ContextMembersTests|MergePolicyTests|MergeChangesNotificationTests|QueryGenerationTests|CoordinatorLockingAndMetadataTests|RemoteChangeNotificationTests|StoreLifecycleTests|SQLiteStoreTimeoutTests|NSPersistentContainerTests|PersistentHistoryTrackingTests|NSBatchUpdateRequestTests|CAPITests'
 filter=${SANITIZER_FILTER:-$default_filter}
 status=0
 for sanitizer in "${@:-thread address}"; do
