@@ -28,6 +28,7 @@ extension SQLiteStoreBackend: SnapshotReading {
         reader.connection = snapshot
         reader.schema = schema
         reader.plans = plans
+        reader.joinColumnsBySourceRoot = joinColumnsBySourceRoot
         reader.selectPrefixes = selectPrefixes
         reader.fetchColumnLists = fetchColumnLists
         reader.metadata = metadata
