@@ -7,7 +7,7 @@ interleaved with everything else) and prints, one line each:
     crash points: T tried (...), F failures            CrashPointTests, as printed
     fuzz: N targets, E executions, C crashes (...)     scripts/fuzz.sh, one line per target
     sanitizers: R reports (...)                        scripts/sanitizers.sh, one per sanitizer
-    conflict histories: ..., A anomalies               ConflictHistoryTests, as printed
+    conflict histories: ..., A anomalies               ConflictHistoryTests, per store type
     resource limits: T tried (...), F failures         ResourceLimitTests, one line per limit
 
 It exits 1 when a campaign printed nothing (it did not run, or ended before its line) or
@@ -67,10 +67,14 @@ def main(argv):
         if reports or any(tests == "tests failed" for _, tests in sanitizers.values()):
             bad.append("sanitizers")
 
-    histories = last(r"(conflict histories: .*, (\d+) anomalies.*)$")
+    # One line per store type ("conflict histories (SQLite): ..."), or one without a type.
+    histories = {}
+    for store, rest, anomalies in re.findall(r"conflict histories( \([^)]*\))?: (.*, (\d+) anomalies.*)$", log, flags=re.M):
+        histories[store.strip(" ()") or "SQLite"] = (rest, int(anomalies))
     if histories:
-        lines["conflict histories"] = histories[0]
-        if int(histories[1]):
+        lines["conflict histories"] = "conflict histories: " + "; ".join(
+            f"{store}: {rest}" for store, (rest, _) in histories.items())
+        if sum(a for _, a in histories.values()):
             bad.append("conflict histories")
 
     limits = {}
