@@ -179,6 +179,19 @@ final class StaleReaderScene {
         #expect(try scene.stored() == nil)
     }
 
+    @Test("a reader that deletes the note the writer changed since is in conflict: the writer's change is not discarded unseen",
+          arguments: StaleReaderSetup.all)
+    func staleDeletion(setup: StaleReaderSetup) throws {
+        let scene = try StaleReaderScene(setup)
+        try scene.writerSaves { note, _ in note.setValue("Tools", forKey: "title") }
+        let error = try scene.readerSaves { note, reader in reader.delete(note) }
+
+        #expect(error?.code == NSManagedObjectMergeError)
+        let conflict = try #require(StaleReaderScene.conflicts(error).first { $0.sourceObject === scene.readerNote })
+        #expect(conflict.oldVersionNumber == 1 && conflict.newVersionNumber == 2)
+        #expect(try scene.stored()?.values["title"] as? String == "Tools")
+    }
+
     @Test("a note the writer deleted stays deleted under every merge policy but error; the reader's change is dropped",
           arguments: StaleReaderSetup.all, ["storeTrump", "objectTrump", "overwrite", "rollback"])
     func deletionStands(setup: StaleReaderSetup, policy: String) throws {
