@@ -123,8 +123,8 @@ final class AtomicStoreBackend: CustomStoreBackend, StoreBackend {
     var readsObjectsOnSave: Bool { true }
 
     func save(_ changes: StoreChanges) throws {
-        try changes.checkVersions { entity, pk in
-            let key = nodeKey(entity, pk)
+        try changes.checkVersions { check in
+            let key = nodeKey(check.entity, check.pk)
             return atomic.nodes[key] == nil ? nil : versions[key] ?? 1
         }
         let savedNodes = atomic.nodes

@@ -88,7 +88,7 @@ final class InMemoryStoreBackend: StoreBackend {
     }
 
     func save(_ changes: StoreChanges) throws {
-        try changes.checkVersions { entity, pk in rows[table(entity)]?[pk]?.version }
+        try changes.checkVersions { rows[table($0.entity)]?[$0.pk]?.version }
         for write in changes.inserts + changes.updates {
             rows[table(write.entity), default: [:]][write.pk] = write.values
         }

@@ -26,13 +26,15 @@ extension StoreChanges {
     ///
     /// The SQL stores make the same check in their `UPDATE`/`DELETE … WHERE Z_OPT = ?`
     /// statements (`SQLStoreCore.applyChanges(_:on:)`); the stores that hold their rows in
-    /// memory (the in-memory store, `NSAtomicStore`) call this.
+    /// memory (the in-memory store, `NSAtomicStore`) call this, and the coordinator calls it
+    /// with its cached versions for a store that checks nothing itself (`NSIncrementalStore`,
+    /// see ``StoreBackend/checksVersions``).
     ///
     /// - Throws: `StoreConflict` naming each row at another version or gone.
-    func checkVersions(stored storedVersion: (NSEntityDescription, Int64) throws -> Int64?) throws {
+    func checkVersions(stored storedVersion: (VersionCheck) throws -> Int64?) throws {
         var conflicts: [StoreConflict.Row] = []
         for check in versionChecks {
-            let stored = try storedVersion(check.entity, check.pk)
+            let stored = try storedVersion(check)
             if stored != check.expectedVersion {
                 conflicts.append(.init(entity: check.entity, pk: check.pk, storedVersion: stored,
                                        expectedVersion: check.expectedVersion))
