@@ -80,6 +80,9 @@ final class SQLiteStoreBackend: StoreBackend {
     var selectCache: [SelectShape: String?] = [:]
     /// Each table's full select list (`t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.Z…`), by table index.
     var fetchColumnLists: [String] = []
+    /// Read-only connections for reads outside the coordinator's lock
+    /// (SQLiteStoreBackend+Readers.swift).
+    var readerPool = ReaderPool()
 
     /// How one slot of a concrete entity maps to its table.
     struct Field {
@@ -180,6 +183,9 @@ final class SQLiteStoreBackend: StoreBackend {
     func close() {
         commitWatcher?.cancel()
         commitWatcher = nil
+        // The readers first: the last connection to close checkpoints the WAL, and only
+        // the writer can.
+        closeReaders()
         connection = nil
     }
 
