@@ -50,6 +50,30 @@ final class ObjectRegistry: @unchecked Sendable {
         }
     }
 
+    /// An ID's place among the objects without a permanent key (temporary IDs, and IDs of
+    /// a store that went away): the ID, compared as `NSManagedObjectID.isEqual(_:)` does,
+    /// but without a dynamic `isEqual(_:)` call (and its cast) per probe, and hashed once
+    /// (the ID's own `hash` mixed with the table's seed, not SipHash over it).
+    struct TemporaryKey: Hashable {
+        let objectID: NSManagedObjectID
+
+        init(_ objectID: NSManagedObjectID) { self.objectID = objectID }
+
+        static func == (a: TemporaryKey, b: TemporaryKey) -> Bool {
+            if a.objectID === b.objectID { return true }
+            if case .temporary(let x) = a.objectID.reference, case .temporary(let y) = b.objectID.reference {
+                return x == y
+            }
+            return a.objectID.isEqual(b.objectID)
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(_rawHashValue(seed: 0)) }
+        func _rawHashValue(seed: Int) -> Int {
+            mixKeyHash(ObjectIdentifier(TemporaryKey.self), ObjectIdentifier(TemporaryKey.self), Int64(objectID.hash),
+                       seed: seed)
+        }
+    }
+
     /// One registered object.
     struct Entry {
         /// The object, unretained (its `deinit` removes the entry).
@@ -74,7 +98,7 @@ final class ObjectRegistry: @unchecked Sendable {
 
     private let lock = NSLock()
     private var permanent: [Key: Entry] = [:]
-    private var temporary: [NSManagedObjectID: Entry] = [:]
+    private var temporary: [TemporaryKey: Entry] = [:]
     /// Reported IDs of objects that went away, not yet handed to the context.
     private var released: [NSManagedObjectID] = []
 
@@ -98,7 +122,7 @@ final class ObjectRegistry: @unchecked Sendable {
     subscript(temporaryID objectID: NSManagedObjectID) -> NSManagedObject? {
         lock.lock()
         defer { lock.unlock() }
-        return temporary[objectID]?.object
+        return temporary[TemporaryKey(objectID)]?.object
     }
 
     /// Every live object.
@@ -136,7 +160,7 @@ final class ObjectRegistry: @unchecked Sendable {
         if let key {
             replaced = permanent.updateValue(entry, forKey: key)
         } else {
-            replaced = temporary.updateValue(entry, forKey: object.objectID)
+            replaced = temporary.updateValue(entry, forKey: TemporaryKey(object.objectID))
         }
         var gone: [NSManagedObjectID] = []
         if !released.isEmpty { swap(&gone, &released) }
@@ -170,13 +194,13 @@ final class ObjectRegistry: @unchecked Sendable {
     /// Removes the entry under `key` (or the temporary `objectID`) when it is the object's.
     /// Under the lock.
     private func removeEntry(_ pointer: UnsafeMutableRawPointer, key: Key?, objectID: NSManagedObjectID) -> Entry? {
-        // One hash per removal (a temporary ID hashes through NSObject): find the index,
-        // check it is the object's entry, remove at that index.
+        // One hash per removal: find the index, check it is the object's entry, remove at
+        // that index.
         if let key {
             guard let index = permanent.index(forKey: key), permanent[index].value.pointer == pointer else { return nil }
             return permanent.remove(at: index).value
         }
-        guard let index = temporary.index(forKey: objectID), temporary[index].value.pointer == pointer else { return nil }
+        guard let index = temporary.index(forKey: TemporaryKey(objectID)), temporary[index].value.pointer == pointer else { return nil }
         return temporary.remove(at: index).value
     }
 
