@@ -32,7 +32,10 @@ extension SQLiteStoreBackend: ConcurrentReading {
     /// reader itself, and while the store's own connection is inside a transaction (a
     /// reader would not see what that transaction wrote).
     func checkOutReader() -> StoreBackend? {
-        guard let connection, !connection.isInTransaction, readerPool.isAvailable ?? poolIsAvailable() else {
+        // A traced connection (`statementObserver`) reads everything itself, so that the
+        // trace sees every statement.
+        guard let connection, !connection.isInTransaction, connection.statementObserver == nil,
+              readerPool.isAvailable ?? poolIsAvailable() else {
             return nil
         }
         if let reader = readerPool.idle.popLast() { return reader }
@@ -85,8 +88,34 @@ extension SQLiteStoreBackend: ConcurrentReading {
         reader.plans = plans
         reader.selectPrefixes = selectPrefixes
         reader.fetchColumnLists = fetchColumnLists
+        reader.selectCache = selectCache
         reader.metadata = metadata
         reader.snapshotSource = self
         return reader
     }
+}
+
+/// The SELECTs a store compiled, by shape (``SelectShape``): shared by the store and its
+/// readers, which fetch on several threads at once.
+final class SelectCache: @unchecked Sendable {
+    // @unchecked Sendable: `table` is guarded by `lock`.
+    private let lock = NSLock()
+    private var table: [SelectShape: String?] = [:]
+
+    /// The SQL of a shape: nil when the shape was never compiled, `.some(nil)` for a shape
+    /// whose SQL must be compiled every time.
+    func sql(for shape: SelectShape) -> String?? {
+        lock.withLock { table[shape] }
+    }
+
+    /// Keeps a shape's SQL (nil: compile it every time); at most 256 shapes are kept.
+    func store(_ sql: String?, for shape: SelectShape) {
+        lock.withLock {
+            if table.count >= 256 { table.removeAll(keepingCapacity: true) }
+            table[shape] = .some(sql)
+        }
+    }
+
+    /// Every shape kept, with its SQL.
+    var entries: [SelectShape: String?] { lock.withLock { table } }
 }

@@ -76,8 +76,8 @@ final class SQLiteStoreBackend: StoreBackend {
     /// For a snapshot reader (SQLiteStoreBackend+Snapshots.swift): the store's own backend.
     weak var snapshotSource: SQLiteStoreBackend?
     /// Compiled SELECTs by shape (nil: a shape whose SQL must be compiled every time);
-    /// see ``SelectShape``.
-    var selectCache: [SelectShape: String?] = [:]
+    /// see ``SelectShape``. Shared with the store's readers.
+    var selectCache = SelectCache()
     /// Each table's full select list (`t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.Z…`), by table index.
     var fetchColumnLists: [String] = []
     /// Read-only connections for reads outside the coordinator's lock
@@ -372,7 +372,7 @@ final class SQLiteStoreBackend: StoreBackend {
         var positions: [[String: Int32]] = []
         selectPrefixes = []
         fetchColumnLists = []
-        selectCache = [:]
+        selectCache = SelectCache()
         for table in schema.tables {
             let columns = table.columns.map(\.name)
             fetchColumnLists.append((["Z_PK", "Z_ENT", "Z_OPT"] + columns).map { "t0." + $0 }.joined(separator: ", "))
