@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "CCoreDataBench", path: "CModules/CCoreDataBench"),
         .executableTarget(
             name: "coredata-bench",
-            dependencies: ["CoreData", "CCoreDataSQLite", "CCoreDataBench"],
+            dependencies: ["CoreData", "CCoreDataSQLite", "CCoreDataBench", "CCoreDataLibPQ"],
             exclude: ["README.md"]
         ),
         // The fuzzing driver: libFuzzer's when linked with it, else a replay of files.

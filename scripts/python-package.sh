@@ -16,4 +16,4 @@ python3 -m venv "$work/venv"
 cd "$work"
 installed=$("$work/venv/bin/python" -c 'import coredata; print(coredata.__file__)')
 [[ $installed == "$work/venv/"* ]] || { echo "FAIL: the tests would not import the installed package ($installed)"; exit 1; }
-"$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/python/tests"
+"$work/venv/bin/python" -m pytest -q -rs -p no:cacheprovider "$root/python/tests"

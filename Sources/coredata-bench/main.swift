@@ -5,6 +5,7 @@ import CoreData
 //
 //   swift run -c release coredata-bench [N] [--runs K] [--json] [--budget SECONDS]
 //                                       [--only key,key,...] [--dir PATH] [--insert-1m]
+//                                       [--postgres URL]
 //
 // Each workload runs through our public API and through SQLite's C API, one warm-up run
 // and then K measured runs (median reported). Each run checks that both sides read or
@@ -24,6 +25,16 @@ if arguments.first == "--memory-probe", arguments.count >= 3 {
     }
 }
 
+if arguments.first == "--pg-writer" {
+    do {
+        try PostgreSQLBench.writerChild(Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("pg writer: \(BenchError.describe(error))\n".utf8))
+        exit(1)
+    }
+}
+
 struct Options {
     var n = 100_000
     var runs = 5
@@ -33,6 +44,10 @@ struct Options {
     var directory: URL?
     /// The opt-in `insert_1m` row: the insert workload again at N = 1 000 000.
     var millionInsert = false
+    /// The PostgreSQL server of the `pg_*` rows: `--postgres URL`, else
+    /// `COREDATA_BENCH_POSTGRES_URL`, else the tests' `COREDATA_TEST_POSTGRES_URL`.
+    var postgres: URL? = ["COREDATA_BENCH_POSTGRES_URL", "COREDATA_TEST_POSTGRES_URL"]
+        .lazy.compactMap { ProcessInfo.processInfo.environment[$0] }.first { !$0.isEmpty }.flatMap(URL.init(string:))
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -44,8 +59,9 @@ struct Options {
             case "--only": only = Set((iterator.next() ?? "").split(separator: ",").map(String.init))
             case "--dir": directory = iterator.next().map { URL(fileURLWithPath: $0) }
             case "--insert-1m": millionInsert = true
+            case "--postgres": postgres = iterator.next().flatMap(URL.init(string:))
             case "-h", "--help":
-                print("usage: coredata-bench [N] [--runs K] [--json] [--budget SECONDS] [--only key,...] [--dir PATH] [--insert-1m]")
+                print("usage: coredata-bench [N] [--runs K] [--json] [--budget SECONDS] [--only key,...] [--dir PATH] [--insert-1m] [--postgres URL]")
                 exit(0)
             default:
                 if let value = Int(argument.replacingOccurrences(of: "_", with: "")), value > 0 { n = value }
@@ -169,6 +185,20 @@ do {
             try RawDatabase(path: bench.oursBatchPath).backup(to: oursTemplate)
             try RawDatabase(path: bench.rawBatchPath).backup(to: rawTemplate)
             try run(bench.batchDelete(oursTemplate: oursTemplate, rawTemplate: rawTemplate))
+        }
+    }
+    let postgresKeys = ["pg_insert", "pg_fetch", "pg_writers_1", "pg_writers_2", "pg_writers_4"]
+    if postgresKeys.contains(where: selected) {
+        if let server = options.postgres {
+            let postgres = PostgreSQLBench(bench: bench, server: server)
+            progress("  PostgreSQL rows: databases \(postgres.oursURL.lastPathComponent), \(postgres.rawURL.lastPathComponent)")
+            try postgres.setUp()
+            defer { postgres.tearDown() }
+            try run(postgres.insert, setUpOnly: !selected("pg_insert"))
+            if selected("pg_fetch") { try run(postgres.fetch) }
+            for processes in [1, 2, 4] where selected("pg_writers_\(processes)") { try run(postgres.writers(processes)) }
+        } else {
+            progress("  PostgreSQL rows SKIPPED: no server (--postgres URL, or COREDATA_BENCH_POSTGRES_URL; scripts/postgres.sh start prints one)")
         }
     }
     if options.millionInsert {

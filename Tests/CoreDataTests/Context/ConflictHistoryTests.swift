@@ -3,9 +3,10 @@ import Testing
 import CoreData
 import CoreDataTestSupport
 
-// Conflict histories (issue 17 item 4): writer processes on one store file increment a
-// shared counter and move items between buckets (a to-one with a to-many inverse), under
-// each merge policy, and log every read and every committed write. A checker then reads
+// Conflict histories (issue 17 item 4, issue 16 on PostgreSQL): writer processes, each with
+// several contexts on threads of their own, on one store (a SQLite file, or a PostgreSQL
+// database) increment a shared counter and move items between buckets (a to-one with a
+// to-many inverse), under each merge policy, and log every read and every committed write. A checker then reads
 // the logs and the store for lost updates (two commits of the same increment), phantom
 // increments (more in the store than was ever committed) and broken inverses (an item whose
 // bucket does not list it, or a bucket listing an item that names another, read afresh).
@@ -28,9 +29,10 @@ private enum HistoryModel {
     }
 
     /// A container over the store at `url` that waits up to 30 s for another process's lock.
-    static func container(_ url: URL) throws -> NSPersistentContainer {
+    static func container(_ url: URL, type: String) throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "History", managedObjectModel: make())
         let description = NSPersistentStoreDescription(url: url)
+        description.type = type
         description.timeout = 30
         container.persistentStoreDescriptions = [description]
         var failure: Error?
@@ -39,18 +41,46 @@ private enum HistoryModel {
         return container
     }
 
-    static let processes = 3, rounds = 15, items = 4
+    /// Writer processes, contexts per process (each on a thread of its own), rounds per context.
+    static let processes = 3, contexts = 2, rounds = 8, items = 4
+    static var writers: Int { processes * contexts }
 }
 
-/// One writer process: each round reads the counter, writes it plus one, moves one item into
-/// its own bucket, and saves; under the error policy a conflict is rolled back and the
-/// round redone from a fresh read. Prints one line per event:
-/// `read P R VALUE`, `retry P R`, `commit P R READ STORED ITEM BUCKET`.
-private func historyWriter(path: String, process: Int, policy: UInt) throws {
-    let container = try HistoryModel.container(URL(fileURLWithPath: path))
-    let context = container.newBackgroundContext()
-    context.stalenessInterval = 0
-    context.mergePolicy = NSMergePolicy(merge: try #require(NSMergePolicyType(rawValue: policy)))
+/// One writer process: ``HistoryModel/contexts`` background contexts of one container, each
+/// on a thread of its own, run ``historyRounds(_:writer:)`` at once; the lines of all of them
+/// are printed at the end.
+private func historyWriter(location: String, type: String, process: Int, policy: UInt) throws {
+    let url = type == NSSQLiteStoreType ? URL(fileURLWithPath: location) : try #require(URL(string: location))
+    let container = try HistoryModel.container(url, type: type)
+    let merge = try #require(NSMergePolicyType(rawValue: policy))
+    let results = LockedLines()
+    DispatchQueue.concurrentPerform(iterations: HistoryModel.contexts) { index in
+        let context = container.newBackgroundContext()
+        context.stalenessInterval = 0
+        context.mergePolicy = NSMergePolicy(merge: merge)
+        do {
+            results.append(try historyRounds(context, writer: process * HistoryModel.contexts + index))
+        } catch {
+            results.append(["error \(error)"])
+        }
+    }
+    print(results.lines.joined(separator: "\n"))
+}
+
+/// Lines gathered from several threads.
+private final class LockedLines: @unchecked Sendable {
+    // @unchecked Sendable: every access holds `lock`.
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ lines: [String]) { lock.withLock { storage += lines } }
+    var lines: [String] { lock.withLock { storage } }
+}
+
+/// One writer: each round reads the counter, writes it plus one, moves one item into its own
+/// bucket, and saves; under the error policy a conflict is rolled back and the round redone
+/// from a fresh read. One line per event: `read W R VALUE`, `retry W R`,
+/// `commit W R READ STORED ITEM BUCKET`.
+private func historyRounds(_ context: NSManagedObjectContext, writer process: Int) throws -> [String] {
     try context.performAndWait {
         let counter = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter")).first)
         let buckets = NSFetchRequest<NSManagedObject>(entityName: "Bucket")
@@ -83,27 +113,44 @@ private func historyWriter(path: String, process: Int, policy: UInt) throws {
                 break
             }
         }
-        print(lines.joined(separator: "\n"))
+        return lines
     }
 }
 
 @Suite struct ConflictHistoryTests {
     static let policyNames = ["error", "storeTrump", "objectTrump", "overwrite", "rollback"]
 
-    @Test("writers in 3 processes under each merge policy: logged histories show no lost update under the error policy, no phantom increment and no broken inverse under any")
+    @Test("writers in 3 processes × 2 contexts on one SQLite file under each merge policy: logged histories show no lost update under the error policy, no phantom increment and no broken inverse under any")
     func histories() async throws {
+        try await Self.histories(type: NSSQLiteStoreType) { folder in folder.file("History.sqlite") }
+    }
+
+    @Test("writers in 3 processes × 2 contexts on one PostgreSQL database under each merge policy: no lost update under the error policy, no phantom increment, no broken inverse",
+          .enabled(if: PostgreSQLTestDatabase.isAvailable, PostgreSQLTestDatabase.skipReason))
+    func historiesOnPostgreSQL() async throws {
+        var databases: [PostgreSQLTestDatabase] = []
+        try await Self.histories(type: NSPostgreSQLStoreType) { _ in
+            let database = try PostgreSQLTestDatabase()
+            databases.append(database)
+            return database.url
+        }
+    }
+
+    /// Runs every policy's history on a new store that `store` names.
+    static func histories(type: String, store: (TemporaryDirectory) throws -> URL) async throws {
         var summary: [String] = [], operations = 0, anomalies = 0
         for policy in Self.policyNames {
             let folder = try TemporaryDirectory()
-            let url = folder.file("History.sqlite")
+            let url = try store(folder)
+            let location = type == NSSQLiteStoreType ? url.path : url.absoluteString
             do {
-                let container = try HistoryModel.container(url)
+                let container = try HistoryModel.container(url, type: type)
                 let context = container.newBackgroundContext()
                 try context.performAndWait {
                     let counter = NSEntityDescription.insertNewObject(forEntityName: "Counter", into: context)
                     counter.setValue("shared", forKey: "name")
                     counter.setValue(Int64(0), forKey: "value")
-                    let buckets = (0..<HistoryModel.processes).map { index in
+                    let buckets = (0..<HistoryModel.writers).map { index in
                         let bucket = NSEntityDescription.insertNewObject(forEntityName: "Bucket", into: context)
                         bucket.setValue("b\(index)", forKey: "name")
                         return bucket
@@ -116,13 +163,13 @@ private func historyWriter(path: String, process: Int, policy: UInt) throws {
                     try context.save()
                 }
             }
-            let type = try #require(ConflictModels.policies[policy]).mergeType.rawValue
+            let policyType = try #require(ConflictModels.policies[policy]).mergeType.rawValue
             let logs = await withTaskGroup(of: String.self) { group in
                 for process in 0..<HistoryModel.processes {
                     group.addTask {
                         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-                            [path = url.path as String, process = process as Int, type = type as UInt] in
-                            try historyWriter(path: path, process: process, policy: type)
+                            [location = location as String, storeType = type as String, process = process as Int, policy = policyType as UInt] in
+                            try historyWriter(location: location, type: storeType, process: process, policy: policy)
                         }
                         return String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
                     }
@@ -144,10 +191,10 @@ private func historyWriter(path: String, process: Int, policy: UInt) throws {
                 }
             }
             operations += reads + commits.count
-            #expect(commits.count == HistoryModel.processes * HistoryModel.rounds, "\(policy): \(commits.count) commits logged\n\(logs)")
+            #expect(commits.count == HistoryModel.writers * HistoryModel.rounds, "\(policy): \(commits.count) commits logged\n\(logs)")
 
             // The store, read afresh.
-            let container = try HistoryModel.container(url)
+            let container = try HistoryModel.container(url, type: type)
             let reader = container.newBackgroundContext()
             let (final, brokenInStore) = try reader.performAndWait {
                 let counter = try #require(try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter")).first)
@@ -182,6 +229,6 @@ private func historyWriter(path: String, process: Int, policy: UInt) throws {
             anomalies += found
             summary.append("\(policy) \(commits.count) commits/\(retries) retries/\(max(0, lost)) increments overruled")
         }
-        print("conflict histories: \(Self.policyNames.count) policies × \(HistoryModel.processes) processes × \(HistoryModel.rounds) rounds, \(operations) reads and writes logged (\(summary.joined(separator: ", "))), \(anomalies) anomalies (lost updates under the error policy, phantom increments, broken inverses)")
+        print("conflict histories (\(type)): \(Self.policyNames.count) policies × \(HistoryModel.processes) processes × \(HistoryModel.contexts) contexts × \(HistoryModel.rounds) rounds, \(operations) reads and writes logged (\(summary.joined(separator: ", "))), \(anomalies) anomalies (lost updates under the error policy, phantom increments, broken inverses)")
     }
 }
