@@ -58,6 +58,19 @@ public final class BackingData {
         setValue(value, forKey: key)
     }
 
+    /// Takes over the values a subclass model's initializers kept in `other` before
+    /// `super.init` (what a subclass's `persistentBackingData` calls); `other` is left empty.
+    public func adopt(_ other: BackingData) {
+        guard other !== self, !other.pending.isEmpty else { return }
+        let values = other.pending
+        other.pending = [:]
+        if let object, let context {
+            for (key, value) in values { object.setValue(ValueBridge.write(value, in: context), forKey: key) }
+        } else {
+            pending.merge(values) { _, subclassValue in subclassValue }
+        }
+    }
+
     func identifier<Model: PersistentModel>(for type: Model.Type) -> PersistentIdentifier {
         if let object { return PersistentIdentifier(object.objectID) }
         if unmanagedID == nil { unmanagedID = UUID() }

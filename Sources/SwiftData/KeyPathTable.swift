@@ -12,6 +12,10 @@ final class KeyPathTable: @unchecked Sendable {
         let name: String
         let kind: PropertyKind
         var isToMany: Bool { if case .toMany = kind { true } else { false } }
+        /// Whether the property holds a `Codable` value stored as its encoding.
+        var isArchived: Bool {
+            if case .attribute(let valueType, _) = kind { ValueBridge.isArchived(valueType) } else { false }
+        }
     }
 
     private let lock = NSLock()

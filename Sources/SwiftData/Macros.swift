@@ -17,9 +17,22 @@ import CoreData
 /// `@Attribute` or `@Relationship` options), the backing-data storage and
 /// `init(backingData:)`; the class's own initializers stay as written.
 ///
+/// A `@Model` class may subclass another `@Model` class (list both in the schema): the
+/// subclass becomes a sub-entity of its superclass's entity, stored in the same table,
+/// and fetching the superclass returns instances of the subclass too.
+///
+/// ```swift
+/// @Model class Trip { var name: String; init(name: String) { self.name = name } }
+/// @Model class BusinessTrip: Trip {
+///     var perdiem: Double
+///     init(name: String, perdiem: Double) { self.perdiem = perdiem; super.init(name: name) }
+/// }
+/// let container = try ModelContainer(for: Trip.self, BusinessTrip.self)
+/// ```
+///
 /// - Note: Apple parity: the class does not become `Observable` (no observation registrar
-///   is generated yet), and class inheritance between models is not supported yet.
-@attached(member, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
+///   is generated yet).
+@attached(member, conformances: PersistentModel, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
           named(init(backingData:)), named(_swiftDataUniqueness), named(_swiftDataIndexes))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel)

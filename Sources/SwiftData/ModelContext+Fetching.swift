@@ -40,14 +40,77 @@ extension ModelContext {
         try fetch(descriptor).map(\.persistentModelID)
     }
 
-    /// Calls `block` with each model a descriptor selects, in its order.
+    /// The models a descriptor selects, in its order, made `batchSize` at a time as the
+    /// collection is read: the rows' keys are read at once, each batch's values with one
+    /// statement when the batch is first reached.
     ///
-    /// - Note: Apple parity: the models are fetched at once, not `batchSize` at a time;
-    ///   `allowEscapingMutations` is accepted and has no effect.
+    /// When the predicate or an order has no store translation, every model is read first
+    /// (memory filters them), and the collection then hands them out.
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>,
+                                          batchSize: Int) throws -> FetchResultsCollection<T> {
+        let objects = try batchedObjects(descriptor, batchSize: batchSize)
+        switch objects {
+        case .models(let models):
+            return FetchResultsCollection(count: models.count, batchSize: batchSize) { Array(models[$0]) }
+        case .faults(let faults):
+            return FetchResultsCollection(count: faults.count, batchSize: batchSize) { [self] range in
+                faults[range].map { model(for: $0, as: T.self) }
+            }
+        }
+    }
+
+    /// The identifiers of the models a descriptor selects, in its order, as a collection
+    /// read `batchSize` at a time.
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>,
+                                                     batchSize: Int) throws -> FetchResultsCollection<PersistentIdentifier> {
+        let identifiers = try fetchIdentifiers(descriptor)
+        return FetchResultsCollection(count: identifiers.count, batchSize: batchSize) { Array(identifiers[$0]) }
+    }
+
+    /// Calls `block` with each model a descriptor selects, in its order, `batchSize` models
+    /// at a time: each batch's values are read with one statement, and once the block has
+    /// seen a batch, the batch's models it left unchanged let go of their values (they
+    /// read them again if used later), so memory holds about one batch.
+    ///
+    /// With `allowEscapingMutations` true, every model of the enumeration keeps its values.
+    ///
+    /// - Note: Apple parity: changes the block makes stay pending in the context (to be
+    ///   saved or rolled back) whatever `allowEscapingMutations` says.
     public func enumerate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int = 5000,
                                               allowEscapingMutations: Bool = false,
                                               block: (T) throws -> Void) throws {
-        for model in try fetch(descriptor) { try block(model) }
+        let batchSize = max(batchSize, 1)
+        switch try batchedObjects(descriptor, batchSize: batchSize) {
+        case .models(let models):
+            for model in models { try block(model) }
+        case .faults(let faults):
+            var start = 0
+            while start < faults.count {
+                let batch = faults[start..<min(start + batchSize, faults.count)]
+                for object in batch { try block(model(for: object, as: T.self)) }
+                if !allowEscapingMutations {
+                    for object in batch where !object.hasChanges && !object.isFault {
+                        managedObjectContext.refresh(object, mergeChanges: false)
+                    }
+                }
+                start += batchSize
+            }
+        }
+    }
+
+    /// What a batched fetch starts from: faults whose values load a batch at a time, or,
+    /// when memory must filter or order them, the finished models.
+    private enum BatchedObjects<T> {
+        case faults([NSManagedObject])
+        case models([T])
+    }
+
+    private func batchedObjects<T: PersistentModel>(_ descriptor: FetchDescriptor<T>,
+                                                    batchSize: Int) throws -> BatchedObjects<T> {
+        let plan = FetchPlan(descriptor, in: self)
+        if plan.inMemory { return .models(try fetch(descriptor)) }
+        plan.request.fetchBatchSize = max(batchSize, 1)
+        return .faults(try managedObjectContext.fetch(plan.request))
     }
 
     static func sorted<T>(_ models: [T], by descriptors: [SortDescriptor<T>]) -> [T] {
@@ -77,8 +140,11 @@ struct FetchPlan<T: PersistentModel> {
         request.includesPendingChanges = descriptor.includePendingChanges
         var inMemory = false
         if let predicate = descriptor.predicate {
-            if let translated = PredicateTranslator.translate(predicate) {
+            // `$0 is Sub && …`: read `Sub`'s entity (its rows and its sub-entities' rows).
+            let narrowed = PredicateTranslator.narrowing(predicate)
+            if let translated = PredicateTranslator.translate(predicate, narrowedTo: narrowed) {
                 request.predicate = translated
+                if let narrowed { request.entity = context.container.entityDescription(for: narrowed) }
             } else {
                 inMemory = true
             }
@@ -87,7 +153,7 @@ struct FetchPlan<T: PersistentModel> {
         for sort in descriptor.sortBy {
             guard let keyPath = sort.keyPath,
                   let property = KeyPathTable.shared.property(keyPath),
-                  case .attribute = property.kind else {
+                  case .attribute = property.kind, !property.isArchived else {
                 inMemory = true
                 break
             }

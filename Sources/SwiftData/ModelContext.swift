@@ -117,10 +117,14 @@ public final class ModelContext {
     }
 
     /// Deletes every model of a class that matches a predicate (all of them when it is
-    /// nil), including pending inserts.
+    /// nil), including pending inserts; with `includeSubclasses` false, models of the
+    /// class's subclass models are left alone.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil,
                                            includeSubclasses: Bool = true) throws {
-        for found in try fetch(FetchDescriptor<T>(predicate: predicate)) { delete(found) }
+        for found in try fetch(FetchDescriptor<T>(predicate: predicate))
+        where includeSubclasses || type(of: found) == T.self {
+            delete(found)
+        }
     }
 
     /// Writes the pending inserts, changes and deletions to the store, in one transaction.

@@ -22,15 +22,66 @@ final class PredicateTranslator {
     private let root: PredicateExpressions.VariableID
     /// Variables bound by `flatMap` (optional chaining), with the key path they stand for.
     var bound: [PredicateExpressions.VariableID: String] = [:]
+    /// The subclass model every result is (a top-level `$0 is Sub` conjunct): the fetch
+    /// reads that class's entity, so type checks and casts of the root to it (or to its
+    /// superclasses) hold for every row.
+    let narrowed: (any PersistentModel.Type)?
 
-    private init(root: PredicateExpressions.VariableID) {
+    private init(root: PredicateExpressions.VariableID, narrowed: (any PersistentModel.Type)?) {
         self.root = root
+        self.narrowed = narrowed
     }
 
     /// The `NSPredicate` of `predicate`, or nil when part of it has no translation.
     static func translate<T>(_ predicate: Predicate<T>) -> NSPredicate? {
-        let translator = PredicateTranslator(root: predicate.variable.key)
+        translate(predicate, narrowedTo: nil)
+    }
+
+    /// The `NSPredicate` of `predicate` for a fetch of `narrowed`'s entity, or nil when part
+    /// of it has no translation.
+    static func translate<T>(_ predicate: Predicate<T>, narrowedTo narrowed: (any PersistentModel.Type)?) -> NSPredicate? {
+        let translator = PredicateTranslator(root: predicate.variable.key, narrowed: narrowed)
         return try? translator.predicate(predicate.expression)
+    }
+
+    /// The model class a top-level conjunct `$0 is Sub` requires of every result, if any:
+    /// fetching `Sub`'s entity then answers that conjunct in the store.
+    static func narrowing<T: PersistentModel>(_ predicate: Predicate<T>) -> (any PersistentModel.Type)? {
+        var conjuncts: [Any] = [predicate.expression]
+        while let next = conjuncts.popLast() {
+            if let conjunction = next as? any ConjunctionParts {
+                conjuncts += conjunction.parts
+            } else if let check = next as? any TypeCheckParts,
+                      let variable = check.checkedInput as? PredicateExpressions.Variable<T>,
+                      variable.key == predicate.variable.key,
+                      let desired = check.desiredType as? any PersistentModel.Type,
+                      ObjectIdentifier(desired) != ObjectIdentifier(T.self),
+                      PredicateTranslator(root: predicate.variable.key, narrowed: desired).narrowedRowsAre(T.self) {
+                return desired
+            }
+        }
+        return nil
+    }
+
+    /// Whether every row of the narrowed fetch is a `type`: the narrowed class is `type`
+    /// or one of its subclasses.
+    func narrowedRowsAre(_ type: Any.Type) -> Bool {
+        var current: Any.Type? = narrowed
+        while let candidate = current {
+            if candidate == type { return true }
+            current = _getSuperclass(candidate)
+        }
+        return false
+    }
+
+    /// Whether `expression` is the predicate's root variable.
+    func isRoot(_ expression: Any) -> Bool {
+        (try? variable(of: expression)) == root
+    }
+
+    private func variable(of expression: Any) throws -> PredicateExpressions.VariableID {
+        guard let variable = expression as? any VariableKey else { throw Untranslatable() }
+        return variable.variableKey
     }
 
     // MARK: - Terms
@@ -149,7 +200,8 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
             return .keyPath(prefix.isEmpty ? "SELF" : prefix, toMany: false)
         }
         guard case .keyPath(let prefix, false) = try translator.term(root),
-              let property = KeyPathTable.shared.property(keyPath as AnyKeyPath) else {
+              let property = KeyPathTable.shared.property(keyPath as AnyKeyPath), !property.isArchived else {
+            // Unknown key paths, and `Codable` values (stored encoded): evaluated in memory.
             throw PredicateTranslator.Untranslatable()
         }
         return .keyPath(prefix.isEmpty ? property.name : prefix + "." + property.name, toMany: property.isToMany)
@@ -217,7 +269,8 @@ extension PredicateExpressions.Negation: TranslatableExpression {
 
 extension PredicateExpressions.OptionalFlatMap: TranslatableExpression {
     func translate(_ translator: PredicateTranslator) throws -> PredicateTranslator.Term {
-        guard case .keyPath(let path, false) = try translator.term(wrapped), !path.isEmpty else {
+        guard case .keyPath(let path, false) = try translator.term(wrapped),
+              !path.isEmpty || wrapped is any CastParts else {
             throw PredicateTranslator.Untranslatable()
         }
         translator.bound[variable.key] = path
@@ -264,4 +317,62 @@ protocol ConstantSequence {
 
 extension PredicateExpressions.Value: ConstantSequence where Output: Sequence {
     var elements: [Any] { value.map { $0 as Any } }
+}
+
+// MARK: - Class inheritance
+
+/// `$0 is Sub`: true for every row when the fetch reads `Sub`'s entity (see
+/// ``PredicateTranslator/narrowing(_:)``); otherwise left to memory.
+extension PredicateExpressions.TypeCheck: TranslatableExpression {
+    func translate(_ translator: PredicateTranslator) throws -> PredicateTranslator.Term {
+        guard translator.isRoot(input), translator.narrowedRowsAre(Desired.self) else {
+            throw PredicateTranslator.Untranslatable()
+        }
+        return .constant(true)
+    }
+}
+
+/// `$0 as? Sub` (as in `($0 as? Sub)?.property`): the root itself when the fetch reads
+/// `Sub`'s entity; otherwise left to memory.
+extension PredicateExpressions.ConditionalCast: TranslatableExpression {
+    func translate(_ translator: PredicateTranslator) throws -> PredicateTranslator.Term {
+        guard translator.isRoot(input), translator.narrowedRowsAre(Desired.self) else {
+            throw PredicateTranslator.Untranslatable()
+        }
+        return try translator.term(input)
+    }
+}
+
+/// A conjunction's two sides, seen without their types.
+protocol ConjunctionParts {
+    var parts: [Any] { get }
+}
+
+extension PredicateExpressions.Conjunction: ConjunctionParts {
+    var parts: [Any] { [lhs, rhs] }
+}
+
+/// A type check's input and the type it checks for, seen without their types.
+protocol TypeCheckParts {
+    var checkedInput: Any { get }
+    var desiredType: Any.Type { get }
+}
+
+extension PredicateExpressions.TypeCheck: TypeCheckParts {
+    var checkedInput: Any { input }
+    var desiredType: Any.Type { Desired.self }
+}
+
+/// A conditional cast (`as?`), whatever its types.
+protocol CastParts {}
+
+extension PredicateExpressions.ConditionalCast: CastParts {}
+
+/// A predicate variable's key, whatever its type.
+protocol VariableKey {
+    var variableKey: PredicateExpressions.VariableID { get }
+}
+
+extension PredicateExpressions.Variable: VariableKey {
+    var variableKey: PredicateExpressions.VariableID { key }
 }

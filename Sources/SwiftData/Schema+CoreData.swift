@@ -104,6 +104,12 @@ extension Schema {
                 candidates[0].description.inverseRelationship = item.description
             }
         }
+        // Sub-entities: a subclass model's entity inherits its superclass's properties and
+        // shares its table (one table per root entity, rows told apart by `Z_ENT`).
+        for entity in entities where !entity.subentities.isEmpty {
+            descriptions[entity.name]?.subentities = entities.filter { $0.superentity === entity }
+                .compactMap { descriptions[$0.name] }
+        }
         model.entities = entities.compactMap { descriptions[$0.name] }
         return model
     }
@@ -124,7 +130,10 @@ extension Schema {
         case is UUID.Type: return .UUIDAttributeType
         case is URL.Type: return .URIAttributeType
         default:
-            if let raw = type as? any RawRepresentable.Type { return rawAttributeType(raw) }
+            if let raw = type as? any RawRepresentable.Type, let stored = rawAttributeType(raw) { return stored }
+            // Any other `Codable` value (a struct, an enum with associated values, an array
+            // or set of values): its encoding, in one binary column (see `ValueBridge`).
+            if type is any Codable.Type { return .binaryDataAttributeType }
             return nil
         }
     }

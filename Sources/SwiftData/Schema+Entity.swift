@@ -11,6 +11,13 @@ extension Schema {
         public let attributes: [Attribute]
         /// The relationships, in declaration order.
         public let relationships: [Relationship]
+        /// The entity of the class's `@Model` superclass, when it has one and the schema
+        /// holds it.
+        public internal(set) weak var superentity: Entity?
+        /// The entities of the schema's classes that directly subclass this entity's class.
+        public internal(set) var subentities: Set<Entity> = []
+        /// The name of ``superentity``.
+        public var superentityName: String? { superentity?.name }
         /// The names of the attributes that must be unique across all records.
         public var uniquenessConstraints: [[String]] {
             attributes.filter { $0.options.contains(.unique) }.map { [$0.name] } + Self.names(type._swiftDataUniqueness, of: type)

@@ -81,19 +81,34 @@ public final class Schema: @unchecked Sendable {
             let type = queue.removeFirst()
             guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
             all.append(type)
+            // A subclass model's superclass model is part of the schema too.
+            if let superclass = Self.superclassModel(of: type) { queue.append(superclass) }
             for property in type.schemaMetadata {
                 if let destination = PropertyKind.of(property.keypath).destination { queue.append(destination) }
             }
         }
         self.types = all
         self.version = version
-        self.entities = all.map { Entity(type: $0) }
+        let entities = all.map { Entity(type: $0) }
+        let byType = Dictionary(entities.map { (ObjectIdentifier($0.type), $0) }, uniquingKeysWith: { a, _ in a })
+        for entity in entities {
+            guard let superclass = Self.superclassModel(of: entity.type),
+                  let parent = byType[ObjectIdentifier(superclass)] else { continue }
+            entity.superentity = parent
+            parent.subentities.insert(entity)
+        }
+        self.entities = entities
         KeyPathTable.shared.register(all)
     }
 
     /// The schema of the given classes.
     public convenience init(_ types: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) {
         self.init(types, version: version)
+    }
+
+    /// The `@Model` class a model class inherits from, if any.
+    static func superclassModel(of type: any PersistentModel.Type) -> (any PersistentModel.Type)? {
+        _getSuperclass(type) as? any PersistentModel.Type
     }
 
     /// The entity name of a model class: its name, without its module.

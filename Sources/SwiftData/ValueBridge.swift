@@ -74,7 +74,38 @@ enum ValueBridge {
         if let raw = Value.self as? any RawRepresentable.Type, let value = rawValue(stored, raw, in: context) {
             return value as! Value
         }
+        if isArchived(Value.self), let data = stored as? Data, let codable = Value.self as? any Decodable.Type {
+            do {
+                return try decode(codable, from: data) as! Value
+            } catch {
+                fatalError("SwiftData: the stored \(Value.self) cannot be decoded: \(error)")
+            }
+        }
         fatalError("SwiftData: the store holds \(type(of: stored)) where \(Value.self) was expected")
+    }
+
+    // MARK: - Codable values
+
+    /// Whether values of `type` are stored as their encoding (a `Codable` type with no
+    /// attribute type of its own, not an enum with a storable raw value).
+    static func isArchived(_ type: Any.Type) -> Bool {
+        Schema.attributeType(of: type) == .binaryDataAttributeType && type != Data.self
+    }
+
+    /// A `Codable` value's stored form: its JSON encoding, keys sorted, so that equal
+    /// values of one type are stored as equal bytes.
+    static func encode(_ value: any Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            return try encoder.encode(value)
+        } catch {
+            fatalError("SwiftData: a \(type(of: value)) cannot be encoded for the store: \(error)")
+        }
+    }
+
+    private static func decode<D: Decodable>(_ type: D.Type, from data: Data) throws -> D {
+        try JSONDecoder().decode(D.self, from: data)
     }
 
     private static func rawValue<R: RawRepresentable>(_ stored: Any, _ type: R.Type, in context: ModelContext) -> R? {
@@ -94,8 +125,11 @@ enum ValueBridge {
         if let array = value as? any ModelArrayBridge {
             return Set(array.models.map { context.managedObject(for: $0) as NSManagedObject })
         }
-        if let raw = value as? any RawRepresentable {
+        if let raw = value as? any RawRepresentable, Schema.attributeType(of: type(of: raw.rawValue)) != nil {
             return write(raw.rawValue, in: context)
+        }
+        if isArchived(type(of: value)), let codable = value as? any Encodable {
+            return encode(codable)
         }
         return value
     }
@@ -107,7 +141,10 @@ enum ValueBridge {
             guard let wrapped = optional.wrappedValue else { return nil }
             return storedDefault(wrapped)
         }
-        if let raw = value as? any RawRepresentable { return storedDefault(raw.rawValue) }
+        if let raw = value as? any RawRepresentable, Schema.attributeType(of: type(of: raw.rawValue)) != nil {
+            return storedDefault(raw.rawValue)
+        }
+        if isArchived(type(of: value)), let codable = value as? any Encodable { return encode(codable) }
         switch value {
         case let number as Int: return NSNumber(value: number)
         case let number as Int64: return NSNumber(value: number)

@@ -10,6 +10,12 @@ import SwiftSyntaxMacros
 /// - member attribute: `@_PersistedProperty` on every stored property that is not
 ///   `@Transient` (its reads and writes then go through the backing data);
 /// - extension: the `PersistentModel` conformance.
+///
+/// A class that inherits its conformance from a `@Model` superclass (the compiler then
+/// lists no missing conformance) is a subclass model: its members override the
+/// superclass's (`persistentBackingData` hands the subclass's initial values to the
+/// superclass's backing data), and its `schemaMetadata` lists only its own properties,
+/// which the schema turns into a sub-entity of the superclass's entity.
 public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -67,22 +73,59 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         }
         let metadataList = entries.isEmpty ? "[]" : "[\n" + entries.map { "        " + $0 }.joined(separator: ",\n") + "\n    ]"
         let access = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.public) || $0.name.tokenKind == .keyword(.open) } ? "public " : ""
+        let isFinal = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+        // A subclass of a model: the conformance is inherited, so none is missing, and the
+        // class names a superclass first in its inheritance clause.
+        let firstInherited = classDecl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription
+        let isSubclass = protocols.isEmpty && firstInherited != nil
+            && firstInherited != "PersistentModel" && firstInherited != "SwiftData.PersistentModel"
+        // Static members a subclass must be able to override are `class` members.
+        let typeMember = isSubclass ? "override class" : isFinal ? "static" : "class"
         var extra: [DeclSyntax] = []
-        if !uniques.isEmpty {
-            extra.append("\(raw: access)static var _swiftDataUniqueness: [[AnyKeyPath]] { [\(raw: uniques.joined(separator: ", "))] }")
+        if !uniques.isEmpty || (!isFinal && !isSubclass) {
+            extra.append("\(raw: access)\(raw: typeMember) var _swiftDataUniqueness: [[AnyKeyPath]] { [\(raw: uniques.joined(separator: ", "))] }")
         }
-        if !indexes.isEmpty {
-            extra.append("\(raw: access)static var _swiftDataIndexes: [[AnyKeyPath]] { [\(raw: indexes.joined(separator: ", "))] }")
+        if !indexes.isEmpty || (!isFinal && !isSubclass) {
+            extra.append("\(raw: access)\(raw: typeMember) var _swiftDataIndexes: [[AnyKeyPath]] { [\(raw: indexes.joined(separator: ", "))] }")
+        }
+        let storage: DeclSyntax = "@SwiftData.Transient private var _$backingData: SwiftData.BackingData = SwiftData.BackingData()"
+        let schemaMetadata: DeclSyntax =
+            "\(raw: access)\(raw: typeMember) var schemaMetadata: [SwiftData.Schema.PropertyMetadata] { \(raw: metadataList) }"
+        if isSubclass {
+            // `_$backingData` holds only the values the subclass's initializers set before
+            // `super.init`; the superclass's backing data takes them on first use.
+            return extra + [
+                storage,
+                """
+                \(raw: access)override var persistentBackingData: SwiftData.BackingData {
+                    get {
+                        let data = super.persistentBackingData
+                        data.adopt(_$backingData)
+                        return data
+                    }
+                    set { super.persistentBackingData = newValue }
+                }
+                """,
+                schemaMetadata,
+                """
+                \(raw: access)required init(backingData: SwiftData.BackingData) {
+                    \(raw: peerInits.joined(separator: "\n    "))
+                    // Declared initial values went into the box; the record's values win.
+                    self._$backingData = SwiftData.BackingData()
+                    super.init(backingData: backingData)
+                }
+                """,
+            ]
         }
         return extra + [
-            "@SwiftData.Transient private var _$backingData: SwiftData.BackingData = SwiftData.BackingData()",
+            storage,
             """
             \(raw: access)var persistentBackingData: SwiftData.BackingData {
                 get { _$backingData }
                 set { _$backingData = newValue }
             }
             """,
-            "\(raw: access)static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] { \(raw: metadataList) }",
+            schemaMetadata,
             """
             \(raw: access)required init(backingData: SwiftData.BackingData) {
                 self._$backingData = backingData

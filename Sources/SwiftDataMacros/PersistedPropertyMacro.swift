@@ -2,7 +2,8 @@ import SwiftSyntax
 import SwiftSyntaxMacros
 
 /// `@_PersistedProperty` (added by `@Model`): turns a stored property into accessors over the
-/// model's backing data, with an init accessor so that the class's own initializers (and
+/// model's backing data (`persistentBackingData`, which a subclass model overrides), with an
+/// init accessor so that the class's own initializers (and
 /// the declaration's initial value) write through too, and a zero-size peer `_name` that
 /// the init accessor initializes, so the compiler still insists every property is set.
 public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
@@ -24,12 +25,12 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """,
             """
             get {
-                _$backingData.getValue(forKey: "\(raw: key)")
+                persistentBackingData.getValue(forKey: "\(raw: key)")
             }
             """,
             """
             set {
-                _$backingData.setValue(newValue, forKey: "\(raw: key)", of: self)
+                persistentBackingData.setValue(newValue, forKey: "\(raw: key)", of: self)
             }
             """,
         ]

@@ -34,6 +34,7 @@ enum MigrateCommand: Subcommand {
             case .none: mapping["kind"] = "none"
             case .file(let url): mapping = ["kind": "file", "path": url.path]
             case .inferred: mapping["kind"] = "inferred"
+            case .inferredThroughVersions(let steps): mapping = ["kind": "inferredThroughVersions", "steps": steps]
             case .unavailable: mapping["kind"] = "unavailable"
             }
             let object: [String: Any] = [

@@ -66,9 +66,14 @@ final class Photo {
     }
 }
 
-/// A property type the store cannot hold yet.
+/// A value type that is not `Codable`: no store attribute type holds it.
+struct Opaque {
+    var value: Int
+}
+
+/// A property type the store cannot hold.
 @Model
 final class Unmappable {
-    var tags: Set<String> = []
+    var opaque: Opaque = Opaque(value: 0)
     init() {}
 }

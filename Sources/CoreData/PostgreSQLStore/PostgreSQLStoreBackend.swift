@@ -27,11 +27,13 @@ import Foundation
 /// ### Writing
 /// - ``allocateKeys(entity:count:)``
 /// - ``save(_:)``
-final class PostgreSQLStoreBackend: StoreBackend {
-    typealias Field = SQLiteStoreBackend.Field
-    typealias EntityPlan = SQLiteStoreBackend.EntityPlan
+final class PostgreSQLStoreBackend: SQLStoreCore {
+    typealias Connection = PostgreSQLConnection
+    typealias Field = SQLField
+    typealias EntityPlan = SQLEntityPlan
 
     let storeType = NSPostgreSQLStoreType
+    let dialect = SQLDialect.postgreSQL
     var metadata: [String: Any] = [:]
     /// The `postgresql://` URL the store was added with (libpq's connection URI).
     let url: URL
@@ -41,11 +43,16 @@ final class PostgreSQLStoreBackend: StoreBackend {
     let isSerializable: Bool
 
     var connection: PostgreSQLConnection?
+    /// Hears other connections' saves, for remote change notifications
+    /// (PostgreSQLStoreBackend+Watching.swift); nil unless asked for.
+    var listener: PostgreSQLListener?
     var schema = SQLiteSchema()
     /// Per `Z_ENT`: how to read and write rows of that concrete entity.
     var plans: [Int: EntityPlan] = [:]
+    /// Per inheritance root: the join-table columns whose rows go with a deleted row.
+    var joinColumnsBySourceRoot: [ObjectIdentifier: [(table: String, column: String)]] = [:]
     /// Per table index: `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<columns>`.
-    var selectLists: [String] = []
+    var fetchColumnLists: [String] = []
     /// The metadata as last written to `Z_METADATA`.
     var storedMetadata: NSDictionary = [:]
     /// INSERT and UPDATE statements' SQL by entity and written fields, built once.
@@ -64,6 +71,8 @@ final class PostgreSQLStoreBackend: StoreBackend {
     deinit { close() }
 
     func close() {
+        listener?.cancel()
+        listener = nil
         connection = nil
     }
 
@@ -160,7 +169,7 @@ final class PostgreSQLStoreBackend: StoreBackend {
         schema: inout SQLiteSchema, entities: [NSEntityDescription], on connection: PostgreSQLConnection
     ) throws {
         let stored = try Self.readMetadata(on: connection)
-        try SQLiteStoreBackend.checkVersionHashes(stored: stored, entities: entities)
+        try SQLiteMetadata.checkVersionHashes(stored: stored, entities: entities)
         let result = try connection.execute("SELECT Z_ENT FROM Z_PRIMARYKEY")
         let ids = Set((0..<result.rowCount).compactMap { result.int64($0, 0).map(Int.init) })
         let missing = schema.entitiesByID.filter { !ids.contains($0.key) }.map { $0.value.name ?? "?" }
@@ -214,43 +223,41 @@ final class PostgreSQLStoreBackend: StoreBackend {
         return sql
     }
 
-    /// Builds each concrete entity's field list and each table's select list, at the same
-    /// positions as the SQLite store's (Z_PK, Z_ENT, Z_OPT, then the table's columns).
+    /// Builds each concrete entity's field list (``SQLEntityPlan``) and each table's select
+    /// list, as the SQLite store does.
     private func buildPlans() {
-        var positions: [[String: Int32]] = []
-        selectLists = []
-        for table in schema.tables {
-            let columns = table.columns.map(\.name)
-            selectLists.append((["Z_PK", "Z_ENT", "Z_OPT"] + columns).map { "t0." + $0 }.joined(separator: ", "))
-            var map: [String: Int32] = [:]
-            for (i, name) in columns.enumerated() { map[name] = Int32(i + 3) }
-            positions.append(map)
+        fetchColumnLists = schema.tables.indices.map { t in
+            schema.selectColumns(table: t).map { "t0." + $0 }.joined(separator: ", ")
         }
-        plans = [:]
-        for (id, entity) in schema.entitiesByID {
-            let t = schema.tableIndex(for: entity)!
-            var fields: [Field] = []
-            for property in entity.runtime.slotProperties where !property.isTransient {
-                let key = ObjectIdentifier(property)
-                if let attribute = property as? NSAttributeDescription,
-                   let kind = SQLiteValueKind(attribute), let column = schema.attributeColumns[key],
-                   let position = positions[t][column] {
-                    fields.append(Field(slot: property.slot, column: column, position: position, kind: .value(kind),
-                                        bounds: SQLiteStoreBackend.integerBounds(attribute.attributeType)))
-                } else if let relationship = property as? NSRelationshipDescription,
-                          let destination = relationship.destinationEntity,
-                          let columns = schema.toOneColumns[key], let position = positions[t][columns.fk] {
-                    fields.append(Field(
-                        slot: property.slot, column: columns.fk, position: position,
-                        kind: .toOne(destination: destination, entityColumn: columns.entity,
-                                     entityPosition: columns.entity.flatMap { positions[t][$0] })))
-                }
-            }
-            var bySlot: [Int32: Int] = [:]
-            for (i, field) in fields.enumerated() { bySlot[field.slot] = i }
-            plans[id] = EntityPlan(entity: entity, table: t, tableName: schema.tables[t].name,
-                                   fields: fields, fieldBySlot: bySlot)
-        }
+        plans = SQLEntityPlan.plans(for: schema)
+        joinColumnsBySourceRoot = schema.joinColumnsBySourceRoot()
+    }
+
+    // MARK: - The shared core's questions
+
+    /// `The PostgreSQL store at postgresql://…` (without its password), for messages.
+    var storeName: String { "The PostgreSQL store at \(displayURL)" }
+
+    /// The store's URL, for errors.
+    var storeLocation: [String: Any] { [NSURLErrorKey: url] }
+
+    func makeCompiler(_ entity: NSEntityDescription) -> SQLPredicateCompiler {
+        SQLPredicateCompiler(schema: schema, entity: entity, backend: self, dialect: .postgreSQL)
+    }
+
+    /// PostgreSQL keeps every binary value in its row (`BYTEA`), unmarked.
+    func bindExternal(_ bytes: UnsafeRawBufferPointer, to statement: PostgreSQLStoreStatement, at index: Int32) throws {
+        try statement.bindBlob(index, bytes.baseAddress, count: bytes.count)
+    }
+
+    /// Nothing to do: no binary value lives outside its row.
+    func willReplaceExternalData(of fields: [SQLField], table: String, pk: Int64, on connection: PostgreSQLConnection) throws {}
+
+    /// Nothing yet: the PostgreSQL store keeps no persistent history.
+    func recordHistory(_ changes: StoreChanges, on connection: PostgreSQLConnection) throws {}
+
+    func writeMetadata(_ metadata: [String: Any], on connection: PostgreSQLConnection) throws {
+        try Self.writeMetadata(metadata, on: connection)
     }
 
     // MARK: - Metadata
@@ -285,7 +292,7 @@ final class PostgreSQLStoreBackend: StoreBackend {
     /// Runs a read; a connection the server dropped is connected again and the read run once
     /// more (reads change nothing, so running one twice is harmless). PostgreSQL failures
     /// become `NSPersistentStoreOperationError`.
-    func read<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
+    func reading<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
         let connection = try requireConnection()
         do {
             return try body(connection)

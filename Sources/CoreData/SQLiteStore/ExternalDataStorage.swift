@@ -115,6 +115,22 @@ extension SQLiteStoreBackend {
     var externalData: ExternalDataStorage { ExternalDataStorage(storeURL: url) }
 }
 
+extension SQLiteSchema {
+    /// The columns of table `t` that hold binary attributes allowing external storage
+    /// (their values may name files).
+    func externalColumns(ofTable t: Int) -> [String] {
+        var columns: [String] = []
+        for (_, entity) in entitiesByID.sorted(by: { $0.key < $1.key }) where tableIndex(for: entity) == t {
+            for attribute in entity.attributesByName.values where SQLiteValueKind(attribute) == .externalBlob {
+                if let column = attributeColumns[ObjectIdentifier(attribute)], !columns.contains(column) {
+                    columns.append(column)
+                }
+            }
+        }
+        return columns
+    }
+}
+
 // MARK: - SQL functions for migrations
 
 extension ExternalDataStorage {
@@ -169,6 +185,17 @@ extension ExternalDataStorage {
 // MARK: - Copying
 
 extension ExternalDataStorage {
+    /// Moves every external data file of this store into `other`'s folder (the names are
+    /// UUIDs: none is replaced). Does nothing when this store has no file.
+    func moveFiles(to other: ExternalDataStorage) throws {
+        let fileManager = FileManager.default
+        guard let names = try? fileManager.contentsOfDirectory(atPath: folder.path), !names.isEmpty else { return }
+        try fileManager.createDirectory(at: other.folder, withIntermediateDirectories: true)
+        for name in names {
+            try fileManager.moveItem(at: folder.appendingPathComponent(name), to: other.folder.appendingPathComponent(name))
+        }
+    }
+
     /// Makes the external data of the store at `destination` that of the store at `source`
     /// (a store copied with its rows references the same file names).
     static func copyFolder(from source: URL, to destination: URL) throws {

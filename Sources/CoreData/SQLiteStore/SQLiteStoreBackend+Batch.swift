@@ -8,15 +8,19 @@ extension SQLiteStoreBackend: BatchStoreBackend {
     func executeBatch(_ operation: StoreBatchOperation, origin: HistoryOrigin) throws -> StoreBatchOutcome {
         let connection = try requireConnection()
         try checkWritable()
-        return try writeFailure {
+        // External data files of deleted rows and replaced values, removed once the
+        // transaction commits.
+        var orphanedFiles: [String] = []
+        let outcome = try writeFailure {
             try connection.transaction {
                 let outcome: StoreBatchOutcome
                 // Preserved values of deleted rows, read before the rows go.
                 var tombstones: [StoreKey: [SQLiteValue]] = [:]
                 switch operation {
                 case .insert(let insert): outcome = try batchInsert(insert, on: connection)
-                case .update(let update): outcome = try batchUpdate(update, on: connection)
-                case .delete(let delete): outcome = try batchDelete(delete, tombstones: &tombstones, on: connection)
+                case .update(let update): outcome = try batchUpdate(update, files: &orphanedFiles, on: connection)
+                case .delete(let delete):
+                    outcome = try batchDelete(delete, tombstones: &tombstones, files: &orphanedFiles, on: connection)
                 }
                 // Persistent history: one transaction, in the SQLite transaction that wrote
                 // the rows (SQLiteStoreBackend+History.swift).
@@ -24,6 +28,8 @@ extension SQLiteStoreBackend: BatchStoreBackend {
                 return outcome
             }
         }
+        externalData.remove(orphanedFiles)
+        return outcome
     }
 
     /// `SQLITE_CONSTRAINT_TRIGGER`: what Apple's store reports when a delete rule refuses a
@@ -55,12 +61,15 @@ extension SQLiteStoreBackend: BatchStoreBackend {
 
     /// `UPDATE` of the rows the plan selects: constants are bound, expressions compiled
     /// like predicates; with to-one key paths (joins), each value is a correlated subquery.
-    private func batchUpdate(_ update: StoreBatchUpdate, on connection: SQLiteConnection) throws -> StoreBatchOutcome {
+    /// The external data files of the values it replaces are added to `files`.
+    private func batchUpdate(_ update: StoreBatchUpdate, files: inout [String],
+                             on connection: SQLiteConnection) throws -> StoreBatchOutcome {
         let entity = update.plan.entity
         guard let t = schema.tableIndex(for: entity) else { return StoreBatchOutcome() }
         let table = schema.tables[t].name
         let compiler = SQLPredicateCompiler(schema: schema, entity: entity, backend: identity)
         var values: [(column: String, sql: String)] = []
+        var externalColumns: [String] = []
         for assignment in update.assignments {
             let attribute = assignment.attribute
             guard let column = schema.attributeColumns[ObjectIdentifier(attribute)],
@@ -68,6 +77,7 @@ extension SQLiteStoreBackend: BatchStoreBackend {
                 throw CoreDataError.make(NSPersistentStoreSaveError,
                     "The attribute \(entity.name ?? "?").\(attribute.name) has no column in the store at \(url.path).")
             }
+            if kind == .externalBlob { externalColumns.append(column) }
             if let expression = assignment.expression {
                 values.append((column, try compiledValue(expression, kind: kind, compiler)))
             } else {
@@ -78,6 +88,9 @@ extension SQLiteStoreBackend: BatchStoreBackend {
         let condition = try whereClause(update.plan, compiler)
         let keys = try fetchKeys(update.plan)
         guard !keys.isEmpty else { return StoreBatchOutcome() }
+        if !externalColumns.isEmpty {
+            files += try externalFiles(inTable: t, keys.map(\.pk), columns: externalColumns, on: connection)
+        }
         let from = compiler.fromClause(table: schema.tables[t].name)
         let sql: String
         if compiler.root.joins.isEmpty {
@@ -148,7 +161,7 @@ extension SQLiteStoreBackend: BatchStoreBackend {
     /// Deletes the selected rows and what the delete rules reach, nullifies inverses and
     /// removes join-table rows, a chunk of keys per statement.
     private func batchDelete(_ delete: StoreBatchDelete, tombstones: inout [StoreKey: [SQLiteValue]],
-                             on connection: SQLiteConnection) throws -> StoreBatchOutcome {
+                             files: inout [String], on connection: SQLiteConnection) throws -> StoreBatchOutcome {
         let requested = try delete.plan.map { try fetchKeys($0) } ?? existingKeys(delete.keys, on: connection)
         guard !requested.isEmpty else { return StoreBatchOutcome() }
         let work = try BatchDeletion(
@@ -199,9 +212,35 @@ extension SQLiteStoreBackend: BatchStoreBackend {
             }
         }
         for (t, pks) in byTable.sorted(by: { $0.key < $1.key }) {
+            files += try externalFiles(inTable: t, pks, on: connection)
             try runChunked("DELETE FROM \(schema.tables[t].name) WHERE Z_PK IN (%KEYS%)", pks, on: connection)
         }
         return outcome
+    }
+
+    /// The external data files (``ExternalDataStorage``) the rows `pks` of table `t` name
+    /// in `columns` (by default, every column that may name one).
+    private func externalFiles(inTable t: Int, _ pks: [Int64], columns: [String]? = nil,
+                               on connection: SQLiteConnection) throws -> [String] {
+        let columns = columns ?? schema.externalColumns(ofTable: t)
+        guard !columns.isEmpty else { return [] }
+        var names: [String] = []
+        var start = 0
+        while start < pks.count {
+            let chunk = pks[start..<min(pks.count, start + Self.keyChunk)]
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let statement = try connection.cached(
+                "SELECT \(columns.joined(separator: ", ")) FROM \(schema.tables[t].name) WHERE Z_PK IN (\(marks))")
+            defer { statement.reset() }
+            for (i, pk) in chunk.enumerated() { try statement.bind(Int32(i + 1), pk) }
+            while try statement.step() {
+                for i in 0..<Int32(columns.count) {
+                    if let data = statement.data(i), let name = ExternalDataStorage.referencedFile(data) { names.append(name) }
+                }
+            }
+        }
+        return names
     }
 
     /// The keys of those rows that still exist, with their stored `Z_ENT`, in order.

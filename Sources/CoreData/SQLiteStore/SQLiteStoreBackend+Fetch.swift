@@ -5,62 +5,17 @@ internal import CCoreDataSQLite
 
 extension SQLiteStoreBackend {
     func fetch(_ plan: FetchPlan) throws -> [StoreRow] {
-        let connection = try requireConnection()
         guard let t = schema.tableIndex(for: plan.entity) else { return [] }
         let (sql, bindings) = try selectStatement(plan, table: t, columns: fetchColumnLists[t])
-        return try readFailure {
-            let statement = try connection.cached(sql)
-            defer { statement.reset() }
-            try statement.bind(bindings)
-            var rows: [StoreRow] = []
-            var last: (entityID: Int, plan: EntityPlan?) = (-1, nil)
-            while try statement.step() {
-                let entityID = Int(statement.int64(1))
-                if entityID != last.entityID { last = (entityID, try rowPlan(entityID, table: t, pk: statement.int64(0))) }
-                if let plan = last.plan { rows.append(try decodeRow(statement, plan)) }
-            }
-            return rows
-        }
+        return try fetchRows(plan, sql: sql, bindings: bindings, table: t)
     }
 
     /// The keys of the rows a plan selects, in order, without reading their values (for
     /// `includesPropertyValues = false` and batched fetches).
     func fetchKeys(_ plan: FetchPlan) throws -> [StoreKey] {
-        let connection = try requireConnection()
         guard let t = schema.tableIndex(for: plan.entity) else { return [] }
         let (sql, bindings) = try selectStatement(plan, table: t, columns: "t0.Z_ENT, t0.Z_PK")
-        return try readFailure {
-            let statement = try connection.cached(sql)
-            defer { statement.reset() }
-            try statement.bind(bindings)
-            var keys: [StoreKey] = []
-            var last = -1
-            while try statement.step() {
-                let entityID = Int(statement.int64(0))
-                if entityID != last {
-                    _ = try rowPlan(entityID, table: t, pk: statement.int64(1))
-                    last = entityID
-                }
-                keys.append(StoreKey(entityID: entityID, pk: statement.int64(1)))
-            }
-            return keys
-        }
-    }
-
-    func count(_ plan: FetchPlan) throws -> Int {
-        let connection = try requireConnection()
-        guard let t = schema.tableIndex(for: plan.entity) else { return 0 }
-        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: identity)
-        let condition = try whereClause(plan, compiler)
-        let sql = "SELECT COUNT(*) FROM " + compiler.fromClause(table: schema.tables[t].name) + condition
-        let total: Int = try readFailure {
-            let statement = try connection.cached(sql)
-            defer { statement.reset() }
-            try statement.bind(compiler.bindings)
-            return try statement.step() ? Int(statement.int64(0)) : 0
-        }
-        let remaining = max(0, total - max(0, plan.offset))
-        return plan.limit > 0 ? min(plan.limit, remaining) : remaining
+        return try fetchKeys(sql: sql, bindings: bindings, table: t)
     }
 
     /// One SELECT for a plan: `columns` of the entity's table (`t0`), joined as the
@@ -87,7 +42,7 @@ extension SQLiteStoreBackend {
 
     /// Compiles the SELECT of a plan (see ``selectStatement(_:table:columns:)``).
     private func compileSelect(_ plan: FetchPlan, table t: Int, columns: String) throws -> (String, [SQLBinding]) {
-        let compiler = SQLPredicateCompiler(schema: schema, entity: plan.entity, backend: identity)
+        let compiler = makeCompiler(plan.entity)
         let condition = try whereClause(plan, compiler)
         let order = try orderTerms(plan.sorts, compiler) + ["t0.Z_PK"]
         var sql = "SELECT \(columns) FROM " + compiler.fromClause(table: schema.tables[t].name) + condition
@@ -98,84 +53,7 @@ extension SQLiteStoreBackend {
         return (sql, compiler.bindings)
     }
 
-    func row(entity: NSEntityDescription, pk: Int64) throws -> StoreRow? {
-        let connection = try requireConnection()
-        guard let t = schema.tableIndex(for: entity) else { return nil }
-        return try readFailure {
-            let statement = try connection.cached(selectPrefixes[t] + " WHERE Z_PK = ?")
-            try statement.bind(1, pk)
-            defer { statement.reset() }
-            return try statement.step() ? try decodeRow(statement, table: t) : nil
-        }
-    }
-
-    /// Rows by primary key, 500 per statement.
-    func rows(entity: NSEntityDescription, pks: [Int64]) throws -> [StoreRow] {
-        let connection = try requireConnection()
-        guard let t = schema.tableIndex(for: entity) else { return [] }
-        var rows: [StoreRow] = []
-        var start = 0
-        while start < pks.count {
-            let chunk = pks[start..<min(pks.count, start + 500)]
-            start += chunk.count
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            try readFailure {
-                let statement = try connection.cached(selectPrefixes[t] + " WHERE Z_PK IN (\(marks))")
-                defer { statement.reset() }
-                for (i, pk) in chunk.enumerated() { try statement.bind(Int32(i + 1), pk) }
-                while try statement.step() { rows.append(try decodeRow(statement, table: t)) }
-            }
-        }
-        return rows
-    }
-
-    func relatedKeys(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreKey] {
-        // To-many members: the batched query (SQLiteStoreBackend+RelatedKeys.swift) with
-        // one source.
-        if relationship.isToMany { return try relatedKeys(relationship: relationship, pks: [pk])[pk] ?? [] }
-        let connection = try requireConnection()
-        guard let destination = relationship.destinationEntity,
-              let destinationTable = schema.tableIndex(for: destination),
-              let fk = schema.toOneColumns[ObjectIdentifier(relationship)]?.fk,
-              let t = schema.tableIndex(for: relationship.entity) else { return [] }
-        let destinationName = schema.tables[destinationTable].name
-        let sql = "SELECT d.Z_ENT, d.Z_PK FROM \(schema.tables[t].name) s JOIN \(destinationName) d ON d.Z_PK = s.\(fk) WHERE s.Z_PK = ?"
-        return try readFailure {
-            let statement = try connection.cached(sql)
-            try statement.bind(1, pk)
-            defer { statement.reset() }
-            var keys: [StoreKey] = []
-            while try statement.step() {
-                let key = StoreKey(entityID: Int(statement.int64(0)), pk: statement.int64(1))
-                try checkMember(key.entityID, of: destination, table: destinationName, pk: key.pk, column: "Z_ENT",
-                                relationship: relationship)
-                keys.append(key)
-            }
-            return keys
-        }
-    }
-
     // MARK: - SQL pieces
-
-    /// ` WHERE …`: the plan's entities (`Z_ENT`, unless every row of the table
-    /// qualifies) and its compiled predicate; empty when nothing filters.
-    func whereClause(_ plan: FetchPlan, _ compiler: SQLPredicateCompiler) throws -> String {
-        var terms: [String] = []
-        let entity = plan.entity
-        if plan.includesSubentities {
-            if entity !== entity.runtime.root {
-                let ids = entity.runtime.family.map { String($0.runtime.entityID) }
-                terms.append(ids.count == 1 ? "t0.Z_ENT = \(ids[0])" : "t0.Z_ENT IN (\(ids.joined(separator: ", ")))")
-            }
-        } else {
-            terms.append("t0.Z_ENT = \(entity.runtime.entityID)")
-        }
-        if let predicate = plan.predicate {
-            let condition = try compiler.condition(predicate)
-            if condition != "1" { terms.append(condition) }
-        }
-        return terms.isEmpty ? "" : " WHERE " + terms.joined(separator: " AND ")
-    }
 
     /// ORDER BY terms for sort keys: attributes of the entity or reached through to-one
     /// relationships (`LEFT JOIN`, so a nil relationship sorts as NULL, first ascending).
@@ -375,10 +253,6 @@ extension SQLiteStoreBackend {
 
     /// The shortest decimal text that reads back as `value` (`10.11`, `3`, `0.00001`).
     static func decimalString(_ value: Double) -> String {
-        guard value.isFinite else { return "\(value)" }
-        var text = "\(value)"
-        if text.contains("e") { text = Decimal(string: text).map { "\($0)" } ?? text }
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return text
+        SQLField.decimalString(value)
     }
 }

@@ -86,6 +86,7 @@ extension SQLiteStoreBackend: ConcurrentReading {
         reader.connection = connection
         reader.schema = schema
         reader.plans = plans
+        reader.joinColumnsBySourceRoot = joinColumnsBySourceRoot
         reader.selectPrefixes = selectPrefixes
         reader.fetchColumnLists = fetchColumnLists
         reader.selectCache = selectCache

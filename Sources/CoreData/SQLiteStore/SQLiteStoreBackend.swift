@@ -28,8 +28,11 @@ internal import CCoreDataSQLite
 /// - ``emptyStore(at:)``
 /// - ``destroyFiles(at:)``
 /// - ``copyStore(from:to:)``
-final class SQLiteStoreBackend: StoreBackend {
+final class SQLiteStoreBackend: SQLStoreCore {
+    typealias Connection = SQLiteConnection
+
     let storeType = NSSQLiteStoreType
+    let dialect = SQLDialect.sqlite
     var metadata: [String: Any] = [:]
     let url: URL
     /// `NSReadOnlyPersistentStoreOption`, or forced on when the store holds history but was
@@ -63,6 +66,8 @@ final class SQLiteStoreBackend: StoreBackend {
     var schema = SQLiteSchema()
     /// Per `Z_ENT`: how to read and write rows of that concrete entity.
     var plans: [Int: EntityPlan] = [:]
+    /// Per inheritance root: the join-table columns whose rows go with a deleted row.
+    var joinColumnsBySourceRoot: [ObjectIdentifier: [(table: String, column: String)]] = [:]
     /// Per table index: `SELECT Z_PK, Z_ENT, Z_OPT, <columns> FROM <table>`.
     var selectPrefixes: [String] = []
     /// The metadata as last written to `Z_METADATA` (to write it only when it changed).
@@ -84,71 +89,10 @@ final class SQLiteStoreBackend: StoreBackend {
     /// (SQLiteStoreBackend+Readers.swift).
     var readerPool = ReaderPool()
 
-    /// How one slot of a concrete entity maps to its table.
-    struct Field {
-        let slot: Int32
-        let column: String
-        /// Position in the table's SELECT list.
-        let position: Int32
-        let kind: Kind
-        /// For Integer 16 and Integer 32 attributes: the values the attribute can hold
-        /// (a wider value in the column is an error, not wrapped).
-        var bounds: ClosedRange<Int64>? = nil
-        enum Kind {
-            case value(SQLiteValueKind)
-            /// A to-one relationship: the FK column, plus the column (and its SELECT
-            /// position) holding the destination's `Z_ENT` when it has sub-entities.
-            case toOne(destination: NSEntityDescription, entityColumn: String?, entityPosition: Int32?)
-        }
-    }
-
-    final class EntityPlan {
-        let entity: NSEntityDescription
-        let table: Int
-        let tableName: String
-        let fields: [Field]
-        let fieldBySlot: [Int32: Int]
-        /// `fields` as plain values, for decoding rows without reference counting.
-        let decodeOps: [DecodeOp]
-        /// Whether a field is a binary attribute that allows external storage.
-        let hasExternalData: Bool
-
-        init(entity: NSEntityDescription, table: Int, tableName: String, fields: [Field], fieldBySlot: [Int32: Int]) {
-            self.hasExternalData = fields.contains {
-                if case .value(.externalBlob) = $0.kind { return true }
-                return false
-            }
-            self.entity = entity
-            self.table = table
-            self.tableName = tableName
-            self.fields = fields
-            self.fieldBySlot = fieldBySlot
-            self.decodeOps = fields.enumerated().map { DecodeOp($0.offset, $0.element) }
-        }
-    }
-
-    /// One field to decode: the common kinds inline, anything else by `fields[field]`.
-    struct DecodeOp {
-        enum Kind: UInt8 { case integer, boolean, double, date, text, other }
-        let slot: Int32
-        let position: Int32
-        let kind: Kind
-        let field: Int
-
-        init(_ index: Int, _ field: Field) {
-            slot = field.slot
-            position = field.position
-            self.field = index
-            switch field.kind {
-            case .value(.integer): kind = field.bounds == nil ? .integer : .other
-            case .value(.boolean): kind = .boolean
-            case .value(.double): kind = .double
-            case .value(.date): kind = .date
-            case .value(.text): kind = .text
-            default: kind = .other
-            }
-        }
-    }
+    /// How one slot of a concrete entity maps to its table (shared with the PostgreSQL store).
+    typealias Field = SQLField
+    /// How the rows of one concrete entity are read and written (shared with the PostgreSQL store).
+    typealias EntityPlan = SQLEntityPlan
 
     init(url: URL, options: [AnyHashable: Any]) {
         self.url = url
@@ -347,66 +291,47 @@ final class SQLiteStoreBackend: StoreBackend {
         }
     }
 
-    /// Compares the store's `NSStoreModelVersionHashes` with the model's.
+    /// Compares the store's `NSStoreModelVersionHashes` with the model's
+    /// (``SQLiteMetadata/checkVersionHashes(stored:entities:)``).
     static func checkVersionHashes(stored: [String: Any], entities: [NSEntityDescription]) throws {
-        let ours = SQLiteMetadata.versionHashes(of: entities)
-        let theirs = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
-        // Apple's hashes are computed exactly (Model/VersionHash.swift): the store is
-        // compatible when it recorded the same hash for exactly the same entities.
-        guard ours != theirs else { return }
-        throw CoreDataError.make(
-            NSPersistentStoreIncompatibleVersionHashError,
-            "The model used to open the store is incompatible with the one used to create the store.",
-            userInfo: [
-                "metadata": stored,
-                "storeVersionHashes": theirs,
-                "modelVersionHashes": ours,
-                "reason": "The model used to open the store is incompatible with the one used to create the store",
-            ])
+        try SQLiteMetadata.checkVersionHashes(stored: stored, entities: entities)
     }
 
     // MARK: - Row plans
 
-    /// Builds each concrete entity's field list and each table's SELECT list.
+    /// Builds each concrete entity's field list (``SQLEntityPlan``) and each table's SELECT list.
     private func buildPlans() {
-        var positions: [[String: Int32]] = []
         selectPrefixes = []
         fetchColumnLists = []
         selectCache = SelectCache()
-        for table in schema.tables {
-            let columns = table.columns.map(\.name)
-            fetchColumnLists.append((["Z_PK", "Z_ENT", "Z_OPT"] + columns).map { "t0." + $0 }.joined(separator: ", "))
-            var map: [String: Int32] = [:]
-            for (i, name) in columns.enumerated() { map[name] = Int32(i + 3) }
-            positions.append(map)
-            let list = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
-            selectPrefixes.append("SELECT \(list) FROM \(table.name)")
+        for t in schema.tables.indices {
+            let columns = schema.selectColumns(table: t)
+            fetchColumnLists.append(columns.map { "t0." + $0 }.joined(separator: ", "))
+            selectPrefixes.append("SELECT \(columns.joined(separator: ", ")) FROM \(schema.tables[t].name)")
         }
-        plans = [:]
-        for (id, entity) in schema.entitiesByID {
-            let t = schema.tableIndex(for: entity)!
-            var fields: [Field] = []
-            for property in entity.runtime.slotProperties where !property.isTransient {
-                let key = ObjectIdentifier(property)
-                if let attribute = property as? NSAttributeDescription,
-                   let kind = SQLiteValueKind(attribute), let column = schema.attributeColumns[key],
-                   let position = positions[t][column] {
-                    fields.append(Field(slot: property.slot, column: column, position: position, kind: .value(kind),
-                                        bounds: Self.integerBounds(attribute.attributeType)))
-                } else if let relationship = property as? NSRelationshipDescription,
-                          let destination = relationship.destinationEntity,
-                          let columns = schema.toOneColumns[key], let position = positions[t][columns.fk] {
-                    fields.append(Field(
-                        slot: property.slot, column: columns.fk, position: position,
-                        kind: .toOne(destination: destination, entityColumn: columns.entity,
-                                     entityPosition: columns.entity.flatMap { positions[t][$0] })))
-                }
-            }
-            var bySlot: [Int32: Int] = [:]
-            for (i, field) in fields.enumerated() { bySlot[field.slot] = i }
-            plans[id] = EntityPlan(entity: entity, table: t, tableName: schema.tables[t].name,
-                                   fields: fields, fieldBySlot: bySlot)
-        }
+        plans = SQLEntityPlan.plans(for: schema)
+        joinColumnsBySourceRoot = schema.joinColumnsBySourceRoot()
+    }
+
+    // MARK: - The shared core's questions
+
+    /// `The store at /path`, for messages.
+    var storeName: String { "The store at \(url.path)" }
+
+    /// The store's path and URL, for errors.
+    var storeLocation: [String: Any] { [NSFilePathErrorKey: url.path, NSURLErrorKey: url] }
+
+    func makeCompiler(_ entity: NSEntityDescription) -> SQLPredicateCompiler {
+        SQLPredicateCompiler(schema: schema, entity: entity, backend: identity)
+    }
+
+    func reading<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let connection = try requireConnection()
+        return try readFailure { try body(connection) }
+    }
+
+    func writeMetadata(_ metadata: [String: Any], on connection: SQLiteConnection) throws {
+        try SQLiteMetadata.write(metadata, to: connection)
     }
 
     // MARK: - Errors

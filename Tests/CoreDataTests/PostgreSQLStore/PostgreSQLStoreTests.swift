@@ -11,11 +11,14 @@ struct PostgreSQLStoreTests {
 
     /// A container on `url`, its store loaded.
     func makeContainer(_ url: URL, model: NSManagedObjectModel = PostgreSQLStoreTests.model,
-                       serializable: Bool = false) throws -> NSPersistentContainer {
+                       serializable: Bool = false, remoteChanges: Bool = false) throws -> NSPersistentContainer {
         let container = ShopContainer(name: "Shop", managedObjectModel: model)
         let description = NSPersistentStoreDescription(url: url)
         description.type = NSPostgreSQLStoreType
         if serializable { description.setOption(true as NSNumber, forKey: NSPostgreSQLSerializableOption) }
+        if remoteChanges {
+            description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
+        }
         container.persistentStoreDescriptions = [description]
         var failure: Error?
         container.loadPersistentStores { _, error in failure = error }
@@ -277,5 +280,69 @@ struct PostgreSQLStoreTests {
         }
         let names = try database.rows("SELECT ZNAME FROM ZSHOPPINGITEM ORDER BY ZNAME").map { $0[0] ?? "" }
         #expect(names == ["changed", "new 0", "new 1", "new 2"])
+    }
+
+    @Test("a save through another coordinator posts NSPersistentStoreRemoteChange here (LISTEN/NOTIFY), one per save")
+    func remoteChangeNotifications() async throws {
+        let database = try PostgreSQLTestDatabase()
+        let writer = try makeContainer(database.url)
+        let watcher = try makeContainer(database.url, remoteChanges: true)
+        let recorder = RemoteChangeRecorder(watcher.persistentStoreCoordinator)
+
+        let context = writer.newBackgroundContext()
+        let list = try context.performAndWait {
+            let list = NSEntityDescription.insertNewObject(forEntityName: "ShoppingList", into: context)
+            list.setValue("Hardware", forKey: "title")
+            try context.save()
+            return list.objectID
+        }
+        let received = await recorder.wait(for: 1)
+        try #require(received.count == 1)
+        #expect(received[0].object === watcher.persistentStoreCoordinator)
+        #expect(received[0].userInfo[NSPersistentStoreURLKey] as? URL == database.url)
+        #expect(received[0].userInfo[NSStoreUUIDKey] as? String
+            == watcher.persistentStoreCoordinator.persistentStores.first?.identifier)
+
+        try context.performAndWait {
+            try context.existingObject(with: list).setValue("Tools", forKey: "title")
+            try context.save()
+        }
+        _ = await recorder.wait(for: 2)
+        // A context with nothing to save sends nothing.
+        try context.performAndWait { try context.save() }
+        try? await Task.sleep(nanoseconds: 300_000_000)
+        #expect(recorder.all.count == 2)
+    }
+
+    @Test("a to-many member whose Z_ENT is another entity's is an error naming table, row and column, as on SQLite (one shared reader)")
+    func toManyMemberOfAnotherEntity() throws {
+        let database = try PostgreSQLTestDatabase()
+        let writer = try makeContainer(database.url)
+        let context = writer.viewContext
+        let list = NSEntityDescription.insertNewObject(forEntityName: "ShoppingList", into: context)
+        list.setValue("Groceries", forKey: "title")
+        let item = NSEntityDescription.insertNewObject(forEntityName: "ShoppingItem", into: context)
+        item.setValue("Milk", forKey: "name")
+        item.setValue(list, forKey: "list")
+        try context.save()
+        let tag = try #require(try PostgreSQLTestDatabase.run(
+            "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Tag'", on: database.url).first?.first ?? nil)
+        let milk = try #require(try PostgreSQLTestDatabase.run(
+            "SELECT Z_PK FROM ZSHOPPINGITEM", on: database.url).first?.first ?? nil)
+        _ = try PostgreSQLTestDatabase.run("UPDATE ZSHOPPINGITEM SET Z_ENT = \(tag)", on: database.url)
+
+        let reader = try makeContainer(database.url)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "ShoppingList")
+        request.relationshipKeyPathsForPrefetching = ["items"]
+        let error = #expect(throws: NSError.self) { try reader.viewContext.fetch(request) }
+        #expect(error?.domain == NSCocoaErrorDomain)
+        #expect(error?.code == NSPersistentStoreOperationError)
+        let message = error?.localizedDescription ?? ""
+        for part in ["PostgreSQL store", "table ZSHOPPINGITEM", "Z_PK = \(milk)", "column Z_ENT", "(Tag)",
+                     "ShoppingList.items", "needs ShoppingItem"] {
+            #expect(message.contains(part), "\(message) does not name \(part)")
+        }
+        #expect(error?.userInfo["table"] as? String == "ZSHOPPINGITEM")
+        #expect(error?.userInfo[NSURLErrorKey] as? URL == database.url)
     }
 }

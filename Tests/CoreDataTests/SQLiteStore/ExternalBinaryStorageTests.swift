@@ -214,4 +214,176 @@ struct ExternalBinaryStorageTests {
         let photos = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo"))
         #expect(photos.first?.value(forKey: "image") as? Data == large)
     }
+
+    @Test("NSBatchDeleteRequest removes the external files of the rows it deletes once it commits")
+    func batchDeleteRemovesFiles() throws {
+        let store = try PhotoStore()
+        let container = try store.container(photoModel())
+        let context = container.viewContext
+        let kept = large + Data([7])
+        _ = insertPhoto("a", large, into: context)
+        _ = insertPhoto("b", Data(large.reversed()), into: context)
+        _ = insertPhoto("small", small, into: context)
+        _ = insertPhoto("keep", kept, into: context)
+        try context.save()
+        #expect(store.externalFiles().count == 3)
+        let fetch = NSFetchRequest<NSFetchRequestResult>(entityName: "Photo")
+        fetch.predicate = NSPredicate(format: "title != %@", "keep")
+        let request = NSBatchDeleteRequest(fetchRequest: fetch)
+        request.resultType = .resultTypeCount
+        let result = try context.execute(request) as? NSBatchDeleteResult
+        #expect(result?.result as? Int == 3)
+        #expect(store.externalFiles().count == 1)
+        #expect(try store.images(container) == ["keep": kept])
+    }
+
+    @Test("NSBatchUpdateRequest replacing large values removes their files once it commits")
+    func batchUpdateRemovesReplacedFiles() throws {
+        let store = try PhotoStore()
+        let container = try store.container(photoModel())
+        let context = container.viewContext
+        _ = insertPhoto("a", large, into: context)
+        _ = insertPhoto("keep", Data(large.reversed()), into: context)
+        try context.save()
+        #expect(store.externalFiles().count == 2)
+        let request = NSBatchUpdateRequest(entityName: "Photo")
+        request.predicate = NSPredicate(format: "title == %@", "a")
+        request.propertiesToUpdate = ["image": small]
+        _ = try context.execute(request)
+        #expect(store.externalFiles().count == 1)
+        #expect(try store.images(container) == ["a": small, "keep": Data(large.reversed())])
+    }
+
+    @Test("a migration renaming the entity and the attribute carries the files; one dropping the attribute removes them")
+    func migrationCarriesAndDropsFiles() throws {
+        let store = try PhotoStore()
+        let v1 = try store.container(photoModel())
+        _ = insertPhoto("small", small, into: v1.viewContext)
+        _ = insertPhoto("large", large, into: v1.viewContext)
+        try v1.viewContext.save()
+        for s in v1.persistentStoreCoordinator.persistentStores { try v1.persistentStoreCoordinator.remove(s) }
+        let files = store.externalFiles()
+        #expect(files.count == 1)
+
+        // v2: Photo → Picture, image → pixels (renaming identifiers).
+        let pixels = attribute("pixels", .binaryDataAttributeType)
+        pixels.allowsExternalBinaryDataStorage = true
+        pixels.renamingIdentifier = "image"
+        let picture = entity("Picture", [attribute("title", .stringAttributeType), pixels])
+        picture.renamingIdentifier = "Photo"
+        let model2 = NSManagedObjectModel()
+        model2.entities = [picture]
+        let v2 = try store.container(model2)
+        #expect(store.externalFiles() == files)
+        let context = v2.newBackgroundContext()
+        let values = try context.performAndWait {
+            try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Picture")).reduce(into: [String: Data]()) {
+                $0[$1.value(forKey: "title") as! String] = $1.value(forKey: "pixels") as? Data
+            }
+        }
+        #expect(values == ["small": small, "large": large])
+        for s in v2.persistentStoreCoordinator.persistentStores { try v2.persistentStoreCoordinator.remove(s) }
+
+        // v3 drops the attribute: no row names the file any more, so it goes.
+        let model3 = NSManagedObjectModel()
+        let bare = entity("Picture", [attribute("title", .stringAttributeType)])
+        model3.entities = [bare]
+        _ = try store.container(model3)
+        #expect(store.externalFiles().isEmpty)
+    }
+
+    @Test("a migration with a mapping model file keeps large values: their new files join the store's, the old ones go")
+    func mappingModelMigrationCarriesFiles() throws {
+        let folder = try TemporaryDirectory()
+        let body = """
+            <entity name="Photo"><attribute name="title" attributeType="String"/>
+              <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>%@</entity>
+            """
+        let (v1, v2) = try MigrationFixtures.bundle(
+            "Photos", in: folder, v1: String(format: body, ""),
+            v2: String(format: body, #"<attribute name="caption" optional="YES" attributeType="String"/>"#))
+        let mapping = folder.file("Photos.xcmappingmodel")
+        try FileManager.default.createDirectory(at: mapping, withIntermediateDirectories: true)
+        try photoMappingXML.write(to: mapping.appendingPathComponent("xcmapping.xml"), atomically: true, encoding: .utf8)
+        let url = folder.file("Photos.sqlite")
+        try MigrationFixtures.makeStore(at: url, model: v1) { context in
+            _ = insertPhoto("small", small, into: context)
+            _ = insertPhoto("large", large, into: context)
+        }
+        let external = folder.file(".Photos_SUPPORT/_EXTERNAL_DATA")
+        let before = try FileManager.default.contentsOfDirectory(atPath: external.path)
+        #expect(before.count == 1)
+        let container = PhotoContainer(name: "Photos", managedObjectModel: v2)
+        let description = NSPersistentStoreDescription(url: url)
+        description.shouldInferMappingModelAutomatically = false
+        container.persistentStoreDescriptions = [description]
+        var failure: Error?
+        container.loadPersistentStores { _, error in failure = error }
+        #expect(failure == nil)
+        let after = try FileManager.default.contentsOfDirectory(atPath: external.path)
+        #expect(after.count == 1 && after != before)
+        let context = container.newBackgroundContext()
+        let values = try context.performAndWait {
+            try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Photo")).reduce(into: [String: Data]()) {
+                $0[$1.value(forKey: "title") as! String] = $1.value(forKey: "image") as? Data
+            }
+        }
+        #expect(values == ["small": small, "large": large])
+        let strays = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("migration") }
+        #expect(strays.isEmpty)
+    }
 }
+
+/// `Photos.xcmappingmodel` as Xcode writes it for Photos → Photos 2: PhotoToPhoto, every
+/// expression left to Xcode.
+private let photoMappingXML = """
+    <?xml version="1.0" standalone="no"?>
+    <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">
+
+    <database>
+        <databaseInfo>
+            <version>134481920</version>
+            <UUID>0E3B8F8A-5D1C-4C2B-8E0A-3F4D5A6B7C81</UUID>
+            <nextObjectID>106</nextObjectID>
+            <metadata>
+                <plist version="1.0">
+                    <dict>
+                        <key>NSPersistenceFrameworkVersion</key>
+                        <integer>1338</integer>
+                        <key>NSStoreModelVersionHashesVersion</key>
+                        <integer>3</integer>
+                    </dict>
+                </plist>
+            </metadata>
+        </databaseInfo>
+        <object type="XDDEVATTRIBUTEMAPPING" id="z102">
+            <attribute name="name" type="string">title</attribute>
+            <attribute name="autogenerateexpression" type="bool">1</attribute>
+            <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z104"></relationship>
+        </object>
+        <object type="XDDEVATTRIBUTEMAPPING" id="z103">
+            <attribute name="name" type="string">image</attribute>
+            <attribute name="autogenerateexpression" type="bool">1</attribute>
+            <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z104"></relationship>
+        </object>
+        <object type="XDDEVATTRIBUTEMAPPING" id="z105">
+            <attribute name="name" type="string">caption</attribute>
+            <attribute name="autogenerateexpression" type="bool">1</attribute>
+            <relationship name="entitymapping" type="1/1" destination="XDDEVENTITYMAPPING" idrefs="z104"></relationship>
+        </object>
+        <object type="XDDEVENTITYMAPPING" id="z104">
+            <attribute name="mappingnumber" type="int16">1</attribute>
+            <attribute name="sourcename" type="string">Photo</attribute>
+            <attribute name="destinationname" type="string">Photo</attribute>
+            <attribute name="name" type="string">PhotoToPhoto</attribute>
+            <attribute name="autogenerateexpression" type="bool">1</attribute>
+            <relationship name="mappingmodel" type="1/1" destination="XDDEVMAPPINGMODEL" idrefs="z101"></relationship>
+            <relationship name="attributemappings" type="0/0" destination="XDDEVATTRIBUTEMAPPING" idrefs="z102 z103 z105"></relationship>
+        </object>
+        <object type="XDDEVMAPPINGMODEL" id="z101">
+            <attribute name="sourcemodelpath" type="string">Photos.xcdatamodeld/Photos.xcdatamodel</attribute>
+            <attribute name="destinationmodelpath" type="string">Photos.xcdatamodeld/Photos 2.xcdatamodel</attribute>
+            <relationship name="entitymappings" type="0/0" destination="XDDEVENTITYMAPPING" idrefs="z104"></relationship>
+        </object>
+    </database>
+    """

@@ -26,6 +26,10 @@ import Foundation
         case file(URL)
         /// An inferred (lightweight) mapping.
         case inferred
+        /// Inferred mappings through the model versions between the store's and the
+        /// model's, in their bundle, one step per version (the straight mapping can't be
+        /// inferred); the number of steps.
+        case inferredThroughVersions(Int)
         /// No mapping: the source model is missing, or inference fails (see ``problems``).
         case unavailable
     }
@@ -107,10 +111,30 @@ import Foundation
             entityMappings = inferred.entityMappings.map(Self.describe)
             problems = []
         } catch let error as NSError {
-            mapping = .unavailable
-            entityMappings = []
-            problems = (error.userInfo[MappingInference.problemsKey] as? [String]) ?? [error.localizedDescription]
+            if let steps = Self.inferredSteps(from: source, to: model) {
+                mapping = .inferredThroughVersions(steps.count)
+                entityMappings = steps.enumerated().flatMap { index, step in
+                    step.entityMappings.map { "step \(index + 1): " + Self.describe($0) }
+                }
+                problems = []
+            } else {
+                mapping = .unavailable
+                entityMappings = []
+                problems = (error.userInfo[MappingInference.problemsKey] as? [String]) ?? [error.localizedDescription]
+            }
         }
+    }
+
+    /// The inferred mapping of each step through the bundle's versions, or nil when there
+    /// is no such chain or a step can't be inferred (as the migration finds them).
+    private static func inferredSteps(from source: NSManagedObjectModel, to model: NSManagedObjectModel) -> [NSMappingModel]? {
+        guard let chain = SQLiteStoreBackend.versionChain(from: source, to: model) else { return nil }
+        var steps: [NSMappingModel] = []
+        for (from, to) in zip(chain, chain.dropFirst()) {
+            guard let step = try? MappingInference(source: from, destination: to).infer() else { return nil }
+            steps.append(step)
+        }
+        return steps
     }
 
     /// One entity mapping in words.
@@ -167,6 +191,8 @@ import Foundation
         case .none: lines.append("Mapping    none")
         case .file(let url): lines.append("Mapping    mapping model file \(url.path)")
         case .inferred: lines.append("Mapping    inferred (lightweight, in SQL)")
+        case .inferredThroughVersions(let steps):
+            lines.append("Mapping    inferred through the bundle's versions, \(steps) steps (lightweight, in SQL, one replacement)")
         case .unavailable: lines.append("Mapping    none can be used: the migration would fail")
         }
         if !entityMappings.isEmpty {

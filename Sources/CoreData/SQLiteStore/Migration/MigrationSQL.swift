@@ -193,6 +193,19 @@ struct MigrationSQL {
         }
     }
 
+    /// `Z_NAME` of each destination entity a source entity migrates into: the name the
+    /// store had for it, as Apple's migration leaves it (a renamed entity keeps its old
+    /// name there; entity numbers follow the destination model).
+    func primaryKeyNames() -> [String] {
+        mapping.entityMappings.compactMap { entityMapping in
+            guard let origin = entityMapping.sourceEntity, let target = entityMapping.destinationEntity,
+                  destination.entitiesByID[target.runtime.entityID] === target else { return nil }
+            return "UPDATE main.Z_PRIMARYKEY SET Z_NAME = COALESCE("
+                + "(SELECT Z_NAME FROM src.Z_PRIMARYKEY WHERE Z_ENT = \(origin.runtime.entityID)), Z_NAME) "
+                + "WHERE Z_ENT = \(target.runtime.entityID)"
+        }
+    }
+
     // MARK: - Source relationships as pairs
 
     /// `SELECT owner, member, position` over the source rows of a relationship, or nil

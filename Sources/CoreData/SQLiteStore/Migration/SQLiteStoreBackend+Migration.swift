@@ -65,22 +65,41 @@ extension SQLiteStoreBackend {
                     + "to the current one, and mapping inference is off.")
         }
         try Self.migrateInferred(storeAt: url, metadata: stored, from: sourceModel, to: model, entities: entities,
-                                 busyTimeout: busyTimeout, defersIndexes: defersMigrationWork)
+                                 busyTimeout: busyTimeout, defersIndexes: defersMigrationWork, throughVersions: true)
     }
 
     /// Migrates the store at `url`, whose metadata is `stored`, from `sourceModel` to
     /// `model` (its `entities`) with an inferred mapping, in SQL: one lightweight step,
     /// used by automatic migration and by each lightweight step of a staged migration.
     ///
+    /// With `throughVersions`, when no mapping from `sourceModel` straight to `model` can
+    /// be inferred, the versions between them in `model`'s bundle are tried as a chain
+    /// (each step inferred from one version to the next), run as one migration
+    /// (``versionChain(from:to:)``).
+    ///
     /// - Throws: `NSInferredMappingModelError` (134190) when the mapping can't be
-    ///   inferred, `NSMigrationError` (134110) when the SQL fails; the store is untouched.
+    ///   inferred (the direct mapping's error when the chain fails too),
+    ///   `NSMigrationError` (134110) when the SQL fails; the store is untouched.
     static func migrateInferred(storeAt url: URL, metadata stored: [String: Any], from sourceModel: NSManagedObjectModel,
                                 to model: NSManagedObjectModel, entities: [NSEntityDescription],
-                                busyTimeout: TimeInterval, defersIndexes: Bool = false) throws {
-        let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
-        var migration = SQLiteLightweightMigration(
-            url: url, sourceModel: sourceModel, destinationModel: model, destinationEntities: entities,
-            mapping: mapping, storedMetadata: stored, busyTimeout: busyTimeout)
+                                busyTimeout: TimeInterval, defersIndexes: Bool = false,
+                                throughVersions: Bool = false) throws {
+        var steps: [SQLiteLightweightMigration.Step]
+        do {
+            let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
+            steps = [.init(sourceModel: sourceModel, destinationModel: model, destinationEntities: entities, mapping: mapping)]
+        } catch let direct {
+            guard throughVersions, let chain = versionChain(from: sourceModel, to: model) else { throw direct }
+            steps = []
+            for (from, to) in zip(chain, chain.dropFirst()) {
+                guard let mapping = try? NSMappingModel.inferredMappingModel(forSourceModel: from, destinationModel: to) else {
+                    throw direct
+                }
+                steps.append(.init(sourceModel: from, destinationModel: to,
+                                   destinationEntities: to === model ? entities : to.entities, mapping: mapping))
+            }
+        }
+        var migration = SQLiteLightweightMigration(url: url, steps: steps, storedMetadata: stored, busyTimeout: busyTimeout)
         migration.defersIndexes = defersIndexes
         do {
             try migration.run()
@@ -91,6 +110,22 @@ extension SQLiteStoreBackend {
                 NSMigrationError, "The lightweight migration of the store at \(url.path) failed.",
                 url: url, underlying: (error as? SQLiteError)?.nsError ?? error)
         }
+    }
+
+    /// The model versions from `source` to `destination` in the bundle `destination` was
+    /// loaded from, both ends included and `destination` itself last: nil unless both are
+    /// versions of that bundle (matched by entity version hashes) with at least one
+    /// version between them, `source` first in the bundle's order.
+    static func versionChain(from source: NSManagedObjectModel, to destination: NSManagedObjectModel) -> [NSManagedObjectModel]? {
+        guard let bundleURL = destination.bundleURL, let bundle = try? ModelBundle.open(bundleURL) else { return nil }
+        let versions = bundle.versionNames.compactMap { try? bundle.model(forVersion: $0) }
+        let sourceHashes = source.entityVersionHashesByName, destinationHashes = destination.entityVersionHashesByName
+        guard let start = versions.firstIndex(where: { $0.entityVersionHashesByName == sourceHashes }),
+              let end = versions.lastIndex(where: { $0.entityVersionHashesByName == destinationHashes }),
+              end - start >= 2 else { return nil }
+        let between = Array(versions[(start + 1)..<end])
+        for model in between { guard (try? model.freeze()) != nil else { return nil } }
+        return [source] + between + [destination]
     }
 
     /// Finishes a deferred lightweight migration: creates the indexes the migration left
@@ -137,9 +172,14 @@ extension SQLiteStoreBackend {
                          to model: NSManagedObjectModel, stored: [String: Any], runner: MappingMigration) throws {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).migration-\(UUID().uuidString)")
+        // The migration's store writes external data files beside the temporary file.
+        let temporaryFiles = ExternalDataStorage(storeURL: temporary)
         defer {
             for path in Self.companionPaths(of: temporary.path) { try? FileManager.default.removeItem(atPath: path) }
+            try? FileManager.default.removeItem(at: temporaryFiles.supportFolder)
         }
+        let filesBefore = SQLiteLightweightMigration.externalFiles(
+            ofStoreAt: url, entities: sourceModel.entities, busyTimeout: busyTimeout)
         do {
             try runner(sourceModel, model, mapping, url, temporary, [NSPersistentStoreTimeoutOption: busyTimeout])
             let connection = try SQLiteConnection(path: temporary.path, busyTimeout: busyTimeout)
@@ -148,6 +188,9 @@ extension SQLiteStoreBackend {
             for (key, value) in stored where !SQLiteLightweightMigration.frameworkKeys.contains(key) { metadata[key] = value }
             try SQLiteMetadata.write(metadata, to: connection)
             _ = try connection.scalarString("PRAGMA journal_mode = DELETE")
+            // The new rows' files join the store's before the store is replaced (until
+            // then the store names none of them; their names are new UUIDs).
+            try temporaryFiles.moveFiles(to: externalData)
         } catch let error as NSError where error.domain == NSCocoaErrorDomain && (134110...134190).contains(error.code) {
             throw error
         } catch {
@@ -156,6 +199,11 @@ extension SQLiteStoreBackend {
                 url: url, underlying: (error as? SQLiteError)?.nsError ?? error)
         }
         try SQLiteLightweightMigration.replaceStore(at: url, with: temporary, busyTimeout: busyTimeout)
+        // The files only the old rows named.
+        if let filesBefore, let filesAfter = SQLiteLightweightMigration.externalFiles(
+            ofStoreAt: url, entities: model.entities, busyTimeout: busyTimeout) {
+            externalData.remove(Array(filesBefore.subtracting(filesAfter)))
+        }
     }
 
     /// The model version the store was written with: first among the other versions of

@@ -90,7 +90,7 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         #expect(try snapshot(try open(v1, try Bundles.sampleModel().model(forVersion: "SampleModel2"), options: nil)) == theirs)
     }
 
-    @Test("migration keeps Z_PK, Z_OPT and each hierarchy's Z_MAX; Z_PRIMARYKEY names the destination entities")
+    @Test("migration keeps Z_PK, Z_OPT and each hierarchy's Z_MAX; Z_PRIMARYKEY is what Apple's migration left")
     func keepsKeys() throws {
         let folder = try TemporaryDirectory()
         let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
@@ -101,7 +101,27 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         let after = try RawDatabase(v1)
         #expect(try after.rows("SELECT Z_PK, Z_ENT, Z_OPT FROM ZCAR ORDER BY Z_PK").map { "\($0)" } == rows)
         #expect(try after.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1") as? Int64 == max)
-        #expect(try after.scalar("SELECT Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT = 3") as? String == "LuxuryCar")
+        // Apple's V2 store keeps the renamed entity's old name (ExpensiveSportCar → LuxuryCar).
+        let apple = try RawDatabase(try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V2.sqlite", to: folder))
+        let primaryKeys = "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT"
+        #expect(try after.rows(primaryKeys).map { "\($0)" } == apple.rows(primaryKeys).map { "\($0)" })
+        #expect(try after.scalar("SELECT Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT = 3") as? String == "ExpensiveSportCar")
+    }
+
+    @Test("SampleModel V1 → V2: every table and row equals what Apple's migration wrote, column by column")
+    func rowsMatchApple() throws {
+        let folder = try TemporaryDirectory()
+        let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
+        let appleURL = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V2.sqlite", to: folder)
+        _ = try open(v1, try Bundles.sampleModel().model(forVersion: "SampleModel2"))
+        let ours = try RawDatabase(v1), apple = try RawDatabase(appleURL)
+        #expect(try ours.tables() == apple.tables())
+        for table in try apple.tables().sorted() where !["Z_METADATA", "Z_MODELCACHE"].contains(table) {
+            let columns = try apple.rows("PRAGMA table_info(\(table))").compactMap { $0[1] as? String }
+            #expect(try Set(ours.columns(table).keys) == Set(columns), "\(table)")
+            let select = "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY 1"
+            #expect(try ours.rows(select).map { "\($0)" } == apple.rows(select).map { "\($0)" }, "\(table)")
+        }
     }
 
     @Test("without the migration options a store of another version still fails with 134100")

@@ -159,3 +159,23 @@ enum SQLiteMetadata {
         return ids
     }
 }
+
+extension SQLiteMetadata {
+    /// Compares the store's `NSStoreModelVersionHashes` with the model's.
+    static func checkVersionHashes(stored: [String: Any], entities: [NSEntityDescription]) throws {
+        let ours = versionHashes(of: entities)
+        let theirs = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
+        // Apple's hashes are computed exactly (Model/VersionHash.swift): the store is
+        // compatible when it recorded the same hash for exactly the same entities.
+        guard ours != theirs else { return }
+        throw CoreDataError.make(
+            NSPersistentStoreIncompatibleVersionHashError,
+            "The model used to open the store is incompatible with the one used to create the store.",
+            userInfo: [
+                "metadata": stored,
+                "storeVersionHashes": theirs,
+                "modelVersionHashes": ours,
+                "reason": "The model used to open the store is incompatible with the one used to create the store",
+            ])
+    }
+}

@@ -139,22 +139,3 @@ enum SQLBinding {
     case text(String)
     case blob(Data)
 }
-
-extension SQLiteStatement {
-    /// Binds `bindings` to parameters `?1`, `?2`, … Values the SQL does not use (the
-    /// compiler bound a constant, then decided the comparison without it) are skipped.
-    func bind(_ bindings: [SQLBinding]) throws {
-        let count = parameterCount
-        for (offset, binding) in bindings.enumerated() {
-            let index = Int32(offset + 1)
-            guard index <= count else { break }
-            switch binding {
-            case .null: try bindNull(index)
-            case .integer(let value): try bind(index, value)
-            case .real(let value): try bind(index, value)
-            case .text(let value): try bind(index, value)
-            case .blob(let value): try bind(index, value)
-            }
-        }
-    }
-}

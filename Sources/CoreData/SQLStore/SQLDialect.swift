@@ -60,4 +60,22 @@ enum SQLDialect {
 
     /// Whether the SQLite store's Swift functions and collations (``SQLiteFunctions``) exist.
     var hasCoreDataFunctions: Bool { self == .sqlite }
+
+    /// What ends a SELECT of rows that must not change before the transaction commits:
+    /// PostgreSQL's ` FOR SHARE`; nothing on SQLite, whose writer holds the whole database.
+    var shareLock: String {
+        switch self {
+        case .sqlite: ""
+        case .postgreSQL: " FOR SHARE"
+        }
+    }
+
+    /// An INSERT of one row that does nothing when a row with the same key exists.
+    func insertIgnoringDuplicates(into table: String, columns: [String], values: [String]) -> String {
+        let list = "\(table) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
+        switch self {
+        case .sqlite: return "INSERT OR IGNORE INTO " + list
+        case .postgreSQL: return "INSERT INTO " + list + " ON CONFLICT DO NOTHING"
+        }
+    }
 }
