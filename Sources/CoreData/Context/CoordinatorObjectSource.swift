@@ -66,8 +66,7 @@ final class CoordinatorObjectSource: ObjectSource {
                     }
                 } else {
                     let rows = try call(for: store) { try root.fetchRows(plan, in: store) }
-                    context.reserveRegistrations(rows.count)
-                    objects += rows.map { context.register(row: $0, store: store, asFault: query.returnsFaults) }
+                    objects += context.register(rows: rows, store: store, asFault: query.returnsFaults)
                 }
             } catch is StoreFetchUnsupported {
                 // The store cannot express the predicate: read every row of the entity and
@@ -76,8 +75,7 @@ final class CoordinatorObjectSource: ObjectSource {
                 all.hintPredicate = query.predicate
                 all.hintSortDescriptors = query.sortDescriptors
                 let rows = try call(for: store) { try root.fetchRows(all, in: store) }
-                context.reserveRegistrations(rows.count)
-                let candidates = rows.map { context.register(row: $0, store: store, asFault: false) }
+                let candidates = context.register(rows: rows, store: store, asFault: false)
                 if let predicate = query.predicate {
                     objects += try candidates.filter { try PredicateSupport.evaluate(predicate, with: $0) }
                 } else {

@@ -118,6 +118,15 @@ final class ObjectRegistry: @unchecked Sendable {
         return permanent[key]?.object
     }
 
+    /// The live objects under permanent keys, in the keys' order (nil where none is), looked
+    /// up under one lock.
+    func objects(for keys: [Key]) -> [NSManagedObject?] {
+        lock.lock()
+        defer { lock.unlock() }
+        if permanent.isEmpty { return Array(repeating: nil, count: keys.count) }
+        return keys.map { permanent[$0]?.object }
+    }
+
     /// The live object under a temporary ID.
     subscript(temporaryID objectID: NSManagedObjectID) -> NSManagedObject? {
         lock.lock()
@@ -161,6 +170,30 @@ final class ObjectRegistry: @unchecked Sendable {
             replaced = permanent.updateValue(entry, forKey: key)
         } else {
             replaced = temporary.updateValue(entry, forKey: TemporaryKey(object.objectID))
+        }
+        var gone: [NSManagedObjectID] = []
+        if !released.isEmpty { swap(&gone, &released) }
+        lock.unlock()
+        withExtendedLifetime(replaced) {}
+        return gone
+    }
+
+    /// ``insert(_:key:retained:)`` for many objects with permanent keys (`keys[i]` is
+    /// `objects[i]`'s), under one lock. Returns the reported IDs of objects that went away
+    /// since the last call.
+    func insert(_ objects: [NSManagedObject], keys: [Key], retained: Bool) -> [NSManagedObjectID] {
+        var entries: [Entry] = []
+        entries.reserveCapacity(objects.count)
+        for object in objects {
+            entries.append(Entry(object, retained: retained))
+            object.registry = self
+            object.isRegisteredPermanently = true
+        }
+        var replaced: [Entry] = []
+        lock.lock()
+        permanent.reserveCapacity(permanent.count + entries.count)
+        for (entry, key) in zip(entries, keys) {
+            if let old = permanent.updateValue(entry, forKey: key) { replaced.append(old) }
         }
         var gone: [NSManagedObjectID] = []
         if !released.isEmpty { swap(&gone, &released) }
@@ -214,13 +247,6 @@ final class ObjectRegistry: @unchecked Sendable {
         released = []
         lock.unlock()
         withExtendedLifetime(dropped) {}
-    }
-
-    /// Makes room for `count` more objects with permanent IDs.
-    func reserveCapacity(_ count: Int) {
-        lock.lock()
-        permanent.reserveCapacity(permanent.count + count)
-        lock.unlock()
     }
 
     /// Holds every live object strongly (`true`) or not (`false`) from now on.
