@@ -2,9 +2,12 @@ import Foundation
 
 /// A root context's source: the persistent store coordinator, its stores and its row cache.
 ///
-/// Every call it makes to the coordinator names its context as the requesting one
-/// (``NSPersistentStoreCoordinator/serving(_:_:)``): that is the context a custom store
-/// receives in `execute(_:with:)` and `newValuesForObject(with:with:)`.
+/// Its calls to the coordinator name its context as the requesting one
+/// (``NSPersistentStoreCoordinator/serving(_:_:)``) where that matters: the context a
+/// custom store receives in `execute(_:with:)` and `newValuesForObject(with:with:)`, and a
+/// context pinned to a query generation, which reads at its generation. Reads of the
+/// built-in stores by an unpinned context go without, so that the SQLite store reads them
+/// outside the coordinator's lock (``NSPersistentStoreCoordinator/readOutsideLock(_:_:keep:)``).
 final class CoordinatorObjectSource: ObjectSource {
     private let root: NSPersistentStoreCoordinator
     /// The context this source serves (which owns the source).
@@ -22,6 +25,13 @@ final class CoordinatorObjectSource: ObjectSource {
 
     func isChanged(bySaveOf saver: NSManagedObjectContext) -> Bool {
         saver.source?.writesToStores == true && saver.persistentStoreCoordinator === root
+    }
+
+    /// Runs a coordinator call about `store`, naming this context as the requesting one
+    /// when the store or the context's query generation needs it (see the type's comment).
+    private func call<T>(for store: NSPersistentStore, _ body: () throws -> T) rethrows -> T {
+        guard store.readsForContexts || context.generationPin.isPinned else { return try body() }
+        return try root.serving(context, body)
     }
 
     // MARK: - Fetching
@@ -55,9 +65,8 @@ final class CoordinatorObjectSource: ObjectSource {
                         context.registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: store, fallback: nil)
                     }
                 } else {
-                    let rows = try root.serving(context) { try root.fetchRows(plan, in: store) }
-                    context.reserveRegistrations(rows.count)
-                    objects += rows.map { context.register(row: $0, store: store, asFault: query.returnsFaults) }
+                    let rows = try call(for: store) { try root.fetchRows(plan, in: store) }
+                    objects += context.register(rows: rows, store: store, asFault: query.returnsFaults)
                 }
             } catch is StoreFetchUnsupported {
                 // The store cannot express the predicate: read every row of the entity and
@@ -65,9 +74,8 @@ final class CoordinatorObjectSource: ObjectSource {
                 var all = FetchPlan(entity: query.entity, includesSubentities: query.includesSubentities)
                 all.hintPredicate = query.predicate
                 all.hintSortDescriptors = query.sortDescriptors
-                let rows = try root.serving(context) { try root.fetchRows(all, in: store) }
-                context.reserveRegistrations(rows.count)
-                let candidates = rows.map { context.register(row: $0, store: store, asFault: false) }
+                let rows = try call(for: store) { try root.fetchRows(all, in: store) }
+                let candidates = context.register(rows: rows, store: store, asFault: false)
                 if let predicate = query.predicate {
                     objects += try candidates.filter { try PredicateSupport.evaluate(predicate, with: $0) }
                 } else {

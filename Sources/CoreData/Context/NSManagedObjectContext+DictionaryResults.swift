@@ -115,7 +115,7 @@ extension NSManagedObjectContext {
         let lookUp = !registry.hasNoPermanentObjects
         var rows: [NSDictionary] = []
         do {
-            let answered = try coordinator.serving(self) { try coordinator.fetchColumns(plan, slots: slots, in: store) { entityID, pk, values in
+            let answered = try servingIfNeeded(coordinator, store) { try coordinator.fetchColumns(plan, slots: slots, in: store) { entityID, pk, values in
                 if lookUp, let rowEntity = model?.entity(forID: entityID),
                    let object = registry[RegistryKey(store: storeID, root: rowEntity.runtime.rootID, pk: pk)],
                    !object.isFault {
@@ -192,6 +192,16 @@ extension NSManagedObjectContext {
     static let aggregateFunctions: Set<String> = [
         "count:", "sum:", "min:", "max:", "average:", "median:", "mode:", "stddev:",
     ]
+
+    /// Runs `body` with this context as the coordinator's requesting context when the
+    /// store is an app's class or the context reads at a query generation; otherwise
+    /// without, so that the SQLite store reads outside the coordinator's lock (as
+    /// `CoordinatorObjectSource` does).
+    private func servingIfNeeded<T>(_ coordinator: NSPersistentStoreCoordinator, _ store: NSPersistentStore,
+                                    _ body: () throws -> T) rethrows -> T {
+        guard store.readsForContexts || generationPin.isPinned else { return try body() }
+        return try coordinator.serving(self, body)
+    }
 
     private func resultColumns<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription) throws -> [ResultColumn] {
         guard let properties = request.propertiesToFetch else {

@@ -137,11 +137,6 @@ extension NSManagedObjectContext {
         return result
     }
 
-    /// Makes room in the registry for `count` more objects (before registering a fetch).
-    func reserveRegistrations(_ count: Int) {
-        registry.reserveCapacity(count)
-    }
-
     /// The registered object for a fetched row (existing objects keep their in-memory
     /// state, as Apple's do unless `shouldRefreshRefetchedObjects`).
     func register(row: StoreRow, store: NSPersistentStore, asFault: Bool) -> NSManagedObject {
@@ -150,5 +145,44 @@ extension NSManagedObjectContext {
             ?? makeFault(NSManagedObjectID(entity: row.entity, store: store, reference: .permanent(row.pk)))
         if !asFault, object.isFault { object.realize(from: row) }
         return object
+    }
+
+    /// ``register(row:store:asFault:)`` for the rows one fetch read from one store: the
+    /// registry is searched once and written once for all of them (instead of a lock, a
+    /// lookup and an insert per row), and the new objects' keys are the ones already made.
+    ///
+    /// A store that talks to contexts (`NSIncrementalStore`) may answer one object twice,
+    /// and hears of each registration: its rows go one at a time. The built-in stores answer
+    /// each primary key of an inheritance root at most once per fetch.
+    func register(rows: [StoreRow], store: NSPersistentStore, asFault: Bool) -> [NSManagedObject] {
+        guard !store.talksToContexts, rows.count > 1 else {
+            return rows.map { register(row: $0, store: store, asFault: asFault) }
+        }
+        let storeID = ObjectIdentifier(store)
+        let keys = rows.map { RegistryKey(store: storeID, root: $0.entity.runtime.rootID, pk: $0.pk) }
+        let found = registry.objects(for: keys)
+        var objects: [NSManagedObject] = []
+        objects.reserveCapacity(rows.count)
+        var created: [NSManagedObject] = []
+        var createdKeys: [RegistryKey] = []
+        for (i, row) in rows.enumerated() {
+            if let object = found[i] {
+                objects.append(object)
+                continue
+            }
+            let object = makeUnregisteredFault(NSManagedObjectID(entity: row.entity, store: store, reference: .permanent(row.pk)))
+            object.context = self
+            objects.append(object)
+            created.append(object)
+            createdKeys.append(keys[i])
+        }
+        if !created.isEmpty {
+            let released = registry.insert(created, keys: createdKeys, retained: retainsRegisteredObjects)
+            if !released.isEmpty { noteUnregistered(released) }
+        }
+        if !asFault {
+            for (object, row) in zip(objects, rows) where object.isFault { object.realize(from: row) }
+        }
+        return objects
     }
 }

@@ -321,11 +321,17 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
     }
 
     func makeFault(_ objectID: NSManagedObjectID) -> NSManagedObject {
+        let object = makeUnregisteredFault(objectID)
+        register(object)
+        return object
+    }
+
+    /// A new fault for an ID, of the entity's class, not registered yet.
+    func makeUnregisteredFault(_ objectID: NSManagedObjectID) -> NSManagedObject {
         let type = objectID.entity.runtime.objectClass
         FaultConstruction.set(objectID)
         let object = type.init(entity: objectID.entity, insertInto: nil)
         FaultConstruction.clear()
-        register(object)
         return object
     }
 

@@ -35,16 +35,14 @@ extension NSManagedObject {
     /// `NSManagedObjectValidationError`; otherwise it is left NULL.
     func persistentRow(pk: Int64, version: Int64, strict: Bool,
                        reference: (NSManagedObject) -> RowReference?) throws -> StoreRow {
+        let runtime = entity.runtime!
         let row = StoreRow(entity: entity, pk: pk, version: version)
-        for property in entity.runtime.slotProperties where EntityRuntime.isStored(property) {
+        // Stored attributes with a slot type of their own: copied as they are.
+        runtime.plainAttributeSlots.withUnsafeBufferPointer { row.values.store($0, from: storage) }
+        for property in runtime.otherLoadedProperties where !property.isTransient {
             let slot = property.slot
-            if property is NSRelationshipDescription {
+            guard let attribute = property as? NSAttributeDescription else {
                 row.values.setReference(toOneValue(slot: slot).flatMap(reference), at: slot)
-                continue
-            }
-            guard let attribute = property as? NSAttributeDescription else { continue }
-            guard attribute.slotType == .box else {
-                row.values.copy(storage.value(at: slot), at: slot)
                 continue
             }
             guard let boxed = primitiveValue(atSlot: slot, property: attribute) else { continue }

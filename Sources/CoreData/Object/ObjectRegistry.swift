@@ -50,6 +50,30 @@ final class ObjectRegistry: @unchecked Sendable {
         }
     }
 
+    /// An ID's place among the objects without a permanent key (temporary IDs, and IDs of
+    /// a store that went away): the ID, compared as `NSManagedObjectID.isEqual(_:)` does,
+    /// but without a dynamic `isEqual(_:)` call (and its cast) per probe, and hashed once
+    /// (the ID's own `hash` mixed with the table's seed, not SipHash over it).
+    struct TemporaryKey: Hashable {
+        let objectID: NSManagedObjectID
+
+        init(_ objectID: NSManagedObjectID) { self.objectID = objectID }
+
+        static func == (a: TemporaryKey, b: TemporaryKey) -> Bool {
+            if a.objectID === b.objectID { return true }
+            if case .temporary(let x) = a.objectID.reference, case .temporary(let y) = b.objectID.reference {
+                return x == y
+            }
+            return a.objectID.isEqual(b.objectID)
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(_rawHashValue(seed: 0)) }
+        func _rawHashValue(seed: Int) -> Int {
+            mixKeyHash(ObjectIdentifier(TemporaryKey.self), ObjectIdentifier(TemporaryKey.self), Int64(objectID.hash),
+                       seed: seed)
+        }
+    }
+
     /// One registered object.
     struct Entry {
         /// The object, unretained (its `deinit` removes the entry).
@@ -74,7 +98,7 @@ final class ObjectRegistry: @unchecked Sendable {
 
     private let lock = NSLock()
     private var permanent: [Key: Entry] = [:]
-    private var temporary: [NSManagedObjectID: Entry] = [:]
+    private var temporary: [TemporaryKey: Entry] = [:]
     /// Reported IDs of objects that went away, not yet handed to the context.
     private var released: [NSManagedObjectID] = []
 
@@ -94,11 +118,20 @@ final class ObjectRegistry: @unchecked Sendable {
         return permanent[key]?.object
     }
 
+    /// The live objects under permanent keys, in the keys' order (nil where none is), looked
+    /// up under one lock.
+    func objects(for keys: [Key]) -> [NSManagedObject?] {
+        lock.lock()
+        defer { lock.unlock() }
+        if permanent.isEmpty { return Array(repeating: nil, count: keys.count) }
+        return keys.map { permanent[$0]?.object }
+    }
+
     /// The live object under a temporary ID.
     subscript(temporaryID objectID: NSManagedObjectID) -> NSManagedObject? {
         lock.lock()
         defer { lock.unlock() }
-        return temporary[objectID]?.object
+        return temporary[TemporaryKey(objectID)]?.object
     }
 
     /// Every live object.
@@ -136,7 +169,31 @@ final class ObjectRegistry: @unchecked Sendable {
         if let key {
             replaced = permanent.updateValue(entry, forKey: key)
         } else {
-            replaced = temporary.updateValue(entry, forKey: object.objectID)
+            replaced = temporary.updateValue(entry, forKey: TemporaryKey(object.objectID))
+        }
+        var gone: [NSManagedObjectID] = []
+        if !released.isEmpty { swap(&gone, &released) }
+        lock.unlock()
+        withExtendedLifetime(replaced) {}
+        return gone
+    }
+
+    /// ``insert(_:key:retained:)`` for many objects with permanent keys (`keys[i]` is
+    /// `objects[i]`'s), under one lock. Returns the reported IDs of objects that went away
+    /// since the last call.
+    func insert(_ objects: [NSManagedObject], keys: [Key], retained: Bool) -> [NSManagedObjectID] {
+        var entries: [Entry] = []
+        entries.reserveCapacity(objects.count)
+        for object in objects {
+            entries.append(Entry(object, retained: retained))
+            object.registry = self
+            object.isRegisteredPermanently = true
+        }
+        var replaced: [Entry] = []
+        lock.lock()
+        permanent.reserveCapacity(permanent.count + entries.count)
+        for (entry, key) in zip(entries, keys) {
+            if let old = permanent.updateValue(entry, forKey: key) { replaced.append(old) }
         }
         var gone: [NSManagedObjectID] = []
         if !released.isEmpty { swap(&gone, &released) }
@@ -170,13 +227,13 @@ final class ObjectRegistry: @unchecked Sendable {
     /// Removes the entry under `key` (or the temporary `objectID`) when it is the object's.
     /// Under the lock.
     private func removeEntry(_ pointer: UnsafeMutableRawPointer, key: Key?, objectID: NSManagedObjectID) -> Entry? {
-        // One hash per removal (a temporary ID hashes through NSObject): find the index,
-        // check it is the object's entry, remove at that index.
+        // One hash per removal: find the index, check it is the object's entry, remove at
+        // that index.
         if let key {
             guard let index = permanent.index(forKey: key), permanent[index].value.pointer == pointer else { return nil }
             return permanent.remove(at: index).value
         }
-        guard let index = temporary.index(forKey: objectID), temporary[index].value.pointer == pointer else { return nil }
+        guard let index = temporary.index(forKey: TemporaryKey(objectID)), temporary[index].value.pointer == pointer else { return nil }
         return temporary.remove(at: index).value
     }
 
@@ -190,13 +247,6 @@ final class ObjectRegistry: @unchecked Sendable {
         released = []
         lock.unlock()
         withExtendedLifetime(dropped) {}
-    }
-
-    /// Makes room for `count` more objects with permanent IDs.
-    func reserveCapacity(_ count: Int) {
-        lock.lock()
-        permanent.reserveCapacity(permanent.count + count)
-        lock.unlock()
     }
 
     /// Holds every live object strongly (`true`) or not (`false`) from now on.

@@ -37,3 +37,13 @@ extension ObjectSlots {
         }
     }
 }
+
+extension RowValues {
+    /// Stores the given slots of an object's block in this row as they are (NULL slots are
+    /// left as the row has them).
+    func store(_ slots: UnsafeBufferPointer<Int32>, from object: borrowing ObjectSlots) {
+        for slot in slots {
+            if let value = cdr_object_get(object.handle, slot) { _ = cdr_row_set(handle, slot, value) }
+        }
+    }
+}

@@ -85,6 +85,16 @@ final class SQLiteConnection {
 
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// Resets every statement of this connection that is still stepping, which ends the
+    /// read transaction it holds (<https://www.sqlite.org/c3ref/stmt_busy.html>).
+    func resetActiveStatements() {
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+    }
+
     // MARK: - Transactions
 
     /// Runs `body` inside `BEGIN IMMEDIATE` … `COMMIT`; rolls back when it throws.

@@ -28,7 +28,7 @@ extension SQLiteStoreBackend {
         guard let shape = SelectShape(plan, columns: columns, constants: &constants) else {
             return try compileSelect(plan, table: t, columns: columns)
         }
-        if let cached = selectCache[shape] {
+        if let cached = selectCache.sql(for: shape) {
             guard let sql = cached else { return try compileSelect(plan, table: t, columns: columns) }
             return (sql, SelectShape.bindings(constants, limit: plan.limit, offset: plan.offset))
         }
@@ -36,8 +36,7 @@ extension SQLiteStoreBackend {
         // Cached only when the compiler bound exactly the shape's constants, in order (it
         // did not decide a comparison without its constant, say between different kinds).
         let expected = SelectShape.bindings(constants, limit: plan.limit, offset: plan.offset)
-        if selectCache.count >= 256 { selectCache.removeAll(keepingCapacity: true) }
-        selectCache[shape] = .some(bindings == expected ? sql : nil)
+        selectCache.store(bindings == expected ? sql : nil, for: shape)
         return (sql, bindings)
     }
 

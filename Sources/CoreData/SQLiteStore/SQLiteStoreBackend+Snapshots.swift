@@ -14,26 +14,13 @@ extension SQLiteStoreBackend: SnapshotReading {
     func openSnapshot() throws -> StoreBackend? {
         guard let connection, !Self.isInMemoryPath(url),
               try connection.scalarString("PRAGMA journal_mode")?.lowercased() == "wal" else { return nil }
-        let snapshot = try readFailure { () throws -> SQLiteConnection in
+        return try readFailure { () throws -> SQLiteStoreBackend in
             let snapshot = try SQLiteConnection(path: url.path, readOnly: true, create: false, busyTimeout: busyTimeout)
-            try SQLiteFunctions.register(on: snapshot)
+            let reader = try makeReader(snapshot)
             try snapshot.execute("BEGIN DEFERRED")
             _ = try snapshot.scalarString("SELECT COUNT(*) FROM Z_METADATA")
-            return snapshot
+            return reader
         }
-        let reader = SQLiteStoreBackend(url: url, options: [
-            NSReadOnlyPersistentStoreOption: true, NSPersistentHistoryTrackingKey: tracksHistory,
-            NSPersistentStoreTimeoutOption: busyTimeout,
-        ])
-        reader.connection = snapshot
-        reader.schema = schema
-        reader.plans = plans
-        reader.joinColumnsBySourceRoot = joinColumnsBySourceRoot
-        reader.selectPrefixes = selectPrefixes
-        reader.fetchColumnLists = fetchColumnLists
-        reader.metadata = metadata
-        reader.snapshotSource = self
-        return reader
     }
 
     /// The backend whose identity object IDs carry: this one, or for a snapshot reader the

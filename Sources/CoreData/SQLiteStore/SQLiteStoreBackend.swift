@@ -81,10 +81,13 @@ final class SQLiteStoreBackend: SQLStoreCore {
     /// For a snapshot reader (SQLiteStoreBackend+Snapshots.swift): the store's own backend.
     weak var snapshotSource: SQLiteStoreBackend?
     /// Compiled SELECTs by shape (nil: a shape whose SQL must be compiled every time);
-    /// see ``SelectShape``.
-    var selectCache: [SelectShape: String?] = [:]
+    /// see ``SelectShape``. Shared with the store's readers.
+    var selectCache = SelectCache()
     /// Each table's full select list (`t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.Z…`), by table index.
     var fetchColumnLists: [String] = []
+    /// Read-only connections for reads outside the coordinator's lock
+    /// (SQLiteStoreBackend+Readers.swift).
+    var readerPool = ReaderPool()
 
     /// How one slot of a concrete entity maps to its table (shared with the PostgreSQL store).
     typealias Field = SQLField
@@ -124,6 +127,9 @@ final class SQLiteStoreBackend: SQLStoreCore {
     func close() {
         commitWatcher?.cancel()
         commitWatcher = nil
+        // The readers first: the last connection to close checkpoints the WAL, and only
+        // the writer can.
+        closeReaders()
         connection = nil
     }
 
@@ -297,7 +303,7 @@ final class SQLiteStoreBackend: SQLStoreCore {
     private func buildPlans() {
         selectPrefixes = []
         fetchColumnLists = []
-        selectCache = [:]
+        selectCache = SelectCache()
         for t in schema.tables.indices {
             let columns = schema.selectColumns(table: t)
             fetchColumnLists.append(columns.map { "t0." + $0 }.joined(separator: ", "))

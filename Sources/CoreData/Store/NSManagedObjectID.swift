@@ -102,9 +102,18 @@ open class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     }
 
     open override var hash: Int {
-        var hasher = Hasher()
-        hasher.combine(reference)
-        return hasher.finalize()
+        // One 64-bit mix of the key or the temporary number (sets and dictionaries of IDs
+        // hash every ID they hold; equal IDs have equal references).
+        switch reference {
+        case .permanent(let pk):
+            return mixKeyHash(ObjectIdentifier(NSManagedObjectID.self), ObjectIdentifier(NSManagedObjectID.self), pk, seed: 0)
+        case .temporary(let uuid):
+            // Temporary numbers differ in their last 8 bytes (TemporaryIDs).
+            let bits = withUnsafeBytes(of: uuid.uuid) {
+                $0.loadUnaligned(fromByteOffset: 0, as: Int64.self) ^ $0.loadUnaligned(fromByteOffset: 8, as: Int64.self)
+            }
+            return mixKeyHash(ObjectIdentifier(NSManagedObjectID.self), ObjectIdentifier(UUID.self), bits, seed: 0)
+        }
     }
 
     open func copy(with zone: NSZone? = nil) -> Any { self }

@@ -90,6 +90,11 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     var addedAsType: String?
     /// The weak reference every object ID of this store shares. (Set once, in init.)
     private(set) var reference: StoreReference!
+    /// Whether the store is a class written by an app (``NSIncrementalStore``,
+    /// ``NSAtomicStore``), whose methods may ask which context a read is for: contexts then
+    /// name themselves for every read (``NSPersistentStoreCoordinator/serving(_:_:)``),
+    /// which holds the coordinator's lock across the read. (Set once, in init.)
+    let readsForContexts: Bool
 
     /// Creates a store. The coordinator calls this initializer on the class registered for
     /// the type being added, so it is `required`.
@@ -108,6 +113,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
             ?? (options?[NSReadOnlyPersistentStoreOption] as? NSNumber)?.boolValue ?? false
         self.persistentStoreCoordinator = root
         self.backend = UnsupportedStoreBackend()
+        self.readsForContexts = true
         super.init()
         if let made = makeBackend() { backend = made }
         reference = StoreReference(self, talksToContexts: talksToContexts)
@@ -121,6 +127,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         self.options = options
         self.isReadOnly = (options?[NSReadOnlyPersistentStoreOption] as? Bool)
             ?? (options?[NSReadOnlyPersistentStoreOption] as? NSNumber)?.boolValue ?? false
+        self.readsForContexts = false
         super.init()
         reference = StoreReference(self, talksToContexts: false)
     }

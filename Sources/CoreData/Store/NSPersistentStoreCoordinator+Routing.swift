@@ -38,7 +38,8 @@ extension NSPersistentStoreCoordinator {
         RowCacheKey(store: ObjectIdentifier(store), root: entity.runtime.rootID, pk: pk)
     }
 
-    /// Runs a fetch on one store and caches its rows.
+    /// Runs a fetch on one store and caches its rows (read outside the coordinator's lock
+    /// when the store has readers: ``readOutsideLock(_:_:keep:)``).
     func fetchRows(_ plan: FetchPlan, in store: NSPersistentStore) throws -> [StoreRow] {
         stateLock.lock()
         defer { stateLock.unlock() }
@@ -47,24 +48,27 @@ extension NSPersistentStoreCoordinator {
             for row in rows { generation.rowCache[cacheKey(store, row.entity, row.pk)] = row }
             return rows
         }
-        let rows = try store.backend.fetch(plan)
-        rowCache.reserveCapacity(rowCache.count + rows.count)
-        for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
-        return rows
+        return try readOutsideLock(store, { try $0.fetch(plan) }, keep: { rows in
+            rowCache.reserveCapacity(rowCache.count + rows.count)
+            for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
+        })
     }
 
-    /// A store's ``StoreBackend/fetchColumns(_:slots:_:)`` under the coordinator's lock.
+    /// A store's ``StoreBackend/fetchColumns(_:slots:_:)``: on one of its readers outside
+    /// the coordinator's lock when it has them (`body` then runs outside it too).
     func fetchColumns(_ plan: FetchPlan, slots: [Int32], in store: NSPersistentStore,
                       _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
         stateLock.lock()
         defer { stateLock.unlock() }
-        return try (pinnedReader(for: store)?.0 ?? store.backend).fetchColumns(plan, slots: slots, body)
+        if let (reader, _) = pinnedReader(for: store) { return try reader.fetchColumns(plan, slots: slots, body) }
+        return try readOutsideLock(store, { try $0.fetchColumns(plan, slots: slots, body) })
     }
 
     func count(_ plan: FetchPlan, in store: NSPersistentStore) throws -> Int {
         stateLock.lock()
         defer { stateLock.unlock() }
-        return try (pinnedReader(for: store)?.0 ?? store.backend).count(plan)
+        if let (reader, _) = pinnedReader(for: store) { return try reader.count(plan) }
+        return try readOutsideLock(store, { try $0.count(plan) })
     }
 
     /// The row of an object: from the cache, or read from its store (and cached).
@@ -84,14 +88,14 @@ extension NSPersistentStoreCoordinator {
             rowCache.removeValue(forKey: key)
         }
         if let batch = faultBatches.take(key) {
-            for row in try store.backend.rows(entity: batch.entity, pks: batch.pks) {
-                rowCache[cacheKey(store, row.entity, row.pk)] = row
-            }
-            if let row = rowCache[key] { return row }
+            let rows = try readOutsideLock(store, { try $0.rows(entity: batch.entity, pks: batch.pks) }, keep: { rows in
+                for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
+            })
+            if let row = rows.first(where: { cacheKey(store, $0.entity, $0.pk) == key }) { return row }
         }
-        guard let row = try store.backend.row(entity: objectID.entity, pk: pk) else { return nil }
-        rowCache[key] = row
-        return row
+        return try readOutsideLock(store, { try $0.row(entity: objectID.entity, pk: pk) }, keep: { row in
+            if let row { rowCache[key] = row }
+        })
     }
 
     /// ``row(for:maxAge:)`` for a context pinned to `generation`: the generation's cache, or
@@ -122,12 +126,14 @@ extension NSPersistentStoreCoordinator {
             }
             return try reader.relatedKeys(relationship: relationship, pk: pk)
         }
-        if let rows = try store.backend.relatedRows(relationship: relationship, pk: pk) {
+        let (rows, keys) = try readOutsideLock(store, { backend -> ([StoreRow]?, [StoreKey]) in
+            if let rows = try backend.relatedRows(relationship: relationship, pk: pk) { return (rows, []) }
+            return (nil, try backend.relatedKeys(relationship: relationship, pk: pk))
+        }, keep: { rows, _ in
             // The members' faults will fire from the cache instead of a query each.
-            for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
-            return rows.map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) }
-        }
-        return try store.backend.relatedKeys(relationship: relationship, pk: pk)
+            for row in rows ?? [] { rowCache[cacheKey(store, row.entity, row.pk)] = row }
+        })
+        return rows.map { $0.map { StoreKey(entityID: $0.entity.runtime.entityID, pk: $0.pk) } } ?? keys
     }
 
     /// Keys a store chooses for new objects itself (``StoreBackend/obtainKeys(for:)``).
@@ -157,6 +163,7 @@ extension NSPersistentStoreCoordinator {
                 rowCache[cacheKey(store, check.entity, check.pk)]?.version ?? check.expectedVersion
             }
         }
+        rowEpoch &+= 1
         try store.backend.save(changes)
         for write in changes.inserts + changes.updates {
             rowCache[cacheKey(store, write.entity, write.pk)] = write.values
@@ -171,6 +178,7 @@ extension NSPersistentStoreCoordinator {
         guard let pk = objectID.primaryKey, let store = objectID.persistentStore else { return }
         stateLock.lock()
         defer { stateLock.unlock() }
+        rowEpoch &+= 1
         rowCache.removeValue(forKey: cacheKey(store, objectID.entity, pk))
     }
 }

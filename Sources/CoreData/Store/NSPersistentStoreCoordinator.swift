@@ -3,7 +3,10 @@ import Foundation
 /// Connects contexts to stores: it owns the stores, routes each entity to the store of
 /// its configuration, and keeps one row cache that all its contexts fulfil faults from.
 ///
-/// Thread-safe: every entry point takes the coordinator's lock.
+/// Thread-safe: every entry point takes the coordinator's lock. A SQLite store in WAL mode
+/// is read on read-only connections of its own with the lock released (a few per store,
+/// opened when needed), so that contexts on different threads fetch and fire faults at
+/// once; saves and other writes hold the lock throughout.
 ///
 /// ```swift
 /// let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
@@ -60,6 +63,11 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
     /// Keys of batched fetch results whose rows are not read yet
     /// (`NSPersistentStoreCoordinator+Batches.swift`).
     var faultBatches = FaultBatches()
+    /// Counts the changes to stored rows this coordinator made or learnt of (saves, batch
+    /// requests, evictions, stores removed): a read made outside the lock caches its rows
+    /// only when the count did not move meanwhile
+    /// (`NSPersistentStoreCoordinator+Readers.swift`); guarded by `stateLock`.
+    var rowEpoch: UInt64 = 0
     /// Whether a context of this coordinator was ever pinned to a query generation (until
     /// then reads skip asking their context for one); guarded by `stateLock`.
     var hasPinnedContexts = false
@@ -251,6 +259,7 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
 
     /// Drops a store's cached rows and pending fault batches.
     func forgetRows(of store: NSPersistentStore) {
+        rowEpoch &+= 1
         let id = ObjectIdentifier(store)
         rowCache = rowCache.filter { $0.key.store != id }
         faultBatches.removeAll(store: id)
@@ -259,6 +268,7 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
     /// Drops a store's cached rows of some inheritance roots (a batch request changed them
     /// in the store, behind the cache).
     func forgetRows(of store: NSPersistentStore, roots: Set<ObjectIdentifier>) {
+        rowEpoch &+= 1
         guard !roots.isEmpty else { return }
         let id = ObjectIdentifier(store)
         rowCache = rowCache.filter { $0.key.store != id || !roots.contains($0.key.root) }
@@ -546,8 +556,8 @@ open class NSPersistentStoreCoordinator: NSObject, NSLocking, @unchecked Sendabl
     /// Takes the coordinator's lock, waiting while another thread holds it. Every
     /// coordinator operation (fetches, saves, adding and removing stores, `perform`) takes
     /// the same lock, so while a thread holds it other threads' contexts wait. The lock is
-    /// recursive: the holding thread may go on using the coordinator; balance each call
-    /// with ``unlock()``.
+    /// recursive: the holding thread may go on using the coordinator (its reads then keep
+    /// the lock throughout); balance each call with ``unlock()``.
     ///
     /// Apple deprecates it in favour of ``perform(_:)->()`` and ``performAndWait(_:)->()``.
     open func lock() { stateLock.lock() }

@@ -10,8 +10,10 @@ import Foundation
 /// - to-many relationships and transient properties: NULL (to-many are loaded on demand
 ///   with `relatedKeys`).
 ///
-/// All calls are made with the coordinator's lock held: a backend needs no locking. The
-/// context on whose behalf a call is made is the coordinator's `requestingContext`.
+/// All calls are made with the coordinator's lock held: a backend needs no locking. (The
+/// readers a ``ConcurrentReading`` store hands out are called without it, each by one
+/// thread at a time.) The context on whose behalf a call is made is the coordinator's
+/// `requestingContext`.
 protocol StoreBackend: AnyObject {
     var storeType: String { get }
     /// Metadata as in memory; persisted by `save` (and on load for a new store).

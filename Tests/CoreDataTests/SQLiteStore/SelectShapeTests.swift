@@ -50,7 +50,7 @@ import CoreDataTestSupport
         }
         // One shape with a predicate (the unfiltered fetches that `compare` makes are another,
         // without one), compiled to SQL once.
-        let shapes = backend.selectCache.filter { !$0.key.tokens.isEmpty }
+        let shapes = backend.selectCache.entries.filter { !$0.key.tokens.isEmpty }
         #expect(shapes.count == 1)
         #expect((shapes.first?.value ?? nil) != nil)
     }
@@ -84,7 +84,7 @@ import CoreDataTestSupport
             let (fetched, expected) = try Self.compare(predicate, in: stack)
             #expect(fetched == expected)
         }
-        let shapes = backend.selectCache.filter { $0.key.tokens.count == 3 }
+        let shapes = backend.selectCache.entries.filter { $0.key.tokens.count == 3 }
         #expect(shapes.count == 1)
         #expect(shapes.first?.value == .some(nil))
     }
