@@ -16,8 +16,11 @@ internal import CCoreDataSQLite
 ///   counts, the store's own included, so the watcher reports every write to the file.
 ///
 /// A commit's last frame is written a moment before the writer publishes it in the WAL
-/// index, so each wake is followed by two more looks, a few and a few tens of milliseconds
-/// after the latest event: a commit is never missed, and is seen well within 100 ms.
+/// index (a write to shared memory, which raises no file event), so each wake is followed by
+/// more looks, 4 ms, 40 ms, 0.4 s, 2 s and 10 s after the latest event: a commit is seen
+/// well within 100 ms when the writer runs on, and is not missed when a loaded machine
+/// pauses the writer between the two (CI once paused it past the 40 ms look, and the only
+/// commit of a test was never reported).
 /// Several commits seen in one look are reported once (`probe` tells the handler how far
 /// the store got).
 ///
@@ -37,7 +40,7 @@ final class SQLiteCommitWatcher: @unchecked Sendable {
     private var recheckStep: Int?
     private var isCancelled = false
     /// After the latest event: when to look again (nanoseconds).
-    private static let rechecks: [UInt64] = [4_000_000, 40_000_000]
+    private static let rechecks: [UInt64] = [4_000_000, 40_000_000, 400_000_000, 2_000_000_000, 10_000_000_000]
 
     /// Starts watching the database at `path`.
     ///
