@@ -104,7 +104,7 @@ private func writeInChild(path: String, saves: Int) throws {
 }
 
 @Suite struct RemoteChangeNotificationTests {
-    @Test("saves and a batch update in another process post NSPersistentStoreRemoteChange here within 100 ms, one per transaction")
+    @Test("saves and a batch update in another process post NSPersistentStoreRemoteChange here, one per transaction, each after its write began")
     func anotherProcessWrites() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("Journal.sqlite").path
@@ -133,12 +133,12 @@ private func writeInChild(path: String, saves: Int) throws {
             #expect((note.userInfo[NSPersistentStoreURLKey] as? URL)?.standardizedFileURL == store.url?.standardizedFileURL)
             #expect(note.userInfo[NSStoreUUIDKey] as? String == store.identifier)
         }
-        // Each notification comes within 100 ms of the write returning (it may come before:
-        // the commit precedes the end of save()); from the write's start, it is the upper
-        // bound of the delay.
+        // Each notification follows its write's start (it may come before the write returns:
+        // the commit precedes the end of save()). The delay is printed, never asserted: on
+        // an idle machine it is a few milliseconds, and a loaded CI machine once took 151 ms
+        // (timing belongs in the benchmark, not in a test).
         var latencies: [Double] = []
-        for ((start, end), note) in zip(written, received) {
-            #expect(note.time - end < 0.1)
+        for ((start, _), note) in zip(written, received) {
             #expect(note.time > start)
             latencies.append((note.time - start) * 1000)
         }
