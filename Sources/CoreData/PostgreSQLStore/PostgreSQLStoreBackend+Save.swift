@@ -42,7 +42,9 @@ extension PostgreSQLStoreBackend {
     /// committed) is run again, up to ``saveAttempts`` times in all. With
     /// `NSPostgreSQLSerializableOption`, saves run at SERIALIZABLE. Each save ends with a
     /// `NOTIFY` on the store's channel, which listeners hear when it commits
-    /// (``watchCommits(_:)``).
+    /// (``watchCommits(_:)``). With `NSPersistentHistoryTrackingKey`, the save's history
+    /// transaction is written last, its number taken under an advisory lock held until the
+    /// commit, so numbers follow commit order (``willRecordHistory(on:)``).
     func save(_ changes: StoreChanges) throws {
         try checkWritable()
         var attempt = 1
@@ -64,9 +66,9 @@ extension PostgreSQLStoreBackend {
         let connection = try requireConnection()
         do {
             try connection.transaction(isolation: isSerializable ? "SERIALIZABLE" : nil) {
-                try applyChanges(changes, on: connection)
+                let transaction = try applyChanges(changes, on: connection)
                 // Delivered to every listener when the transaction commits, never if it fails.
-                try notifyCommit(on: connection)
+                try notifyCommit(transaction, on: connection)
             }
         } catch let error as PostgreSQLError {
             let code = error.isUniqueViolation ? NSManagedObjectConstraintMergeError : NSPersistentStoreSaveError
