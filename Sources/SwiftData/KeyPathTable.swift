@@ -32,7 +32,16 @@ final class KeyPathTable: @unchecked Sendable {
         }
     }
 
+    /// The property `keyPath` names, registering its root class on first sight: a predicate
+    /// or sort descriptor may be translated before any container has registered its model.
     func property(_ keyPath: AnyKeyPath) -> Property? {
+        if let found = registered(keyPath) { return found }
+        guard let root = type(of: keyPath).rootType as? any PersistentModel.Type else { return nil }
+        register([root])
+        return registered(keyPath)
+    }
+
+    private func registered(_ keyPath: AnyKeyPath) -> Property? {
         lock.lock()
         defer { lock.unlock() }
         return properties[keyPath]

@@ -91,3 +91,23 @@ enum BenchModel {
         return model
     }
 }
+
+extension Dataset {
+    /// Inserts the records at `indexes` into `context` through their `@Managed` properties,
+    /// without saving: the insert work of the SQLite and the PostgreSQL rows alike.
+    func insertRecords(_ indexes: Range<Int>, into context: NSManagedObjectContext) {
+        for i in indexes {
+            let record = Record(context: context)
+            record.ident = ident[i]
+            record.quantity = quantity[i]
+            record.rank = rank[i]
+            record.flags = flags[i]
+            record.price = price[i]
+            record.weight = weight[i]
+            record.name = name[i]
+            record.city = city[i]
+            record.notes = notes[i]
+            record.created = Date(timeIntervalSinceReferenceDate: created[i])
+        }
+    }
+}

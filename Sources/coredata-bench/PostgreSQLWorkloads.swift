@@ -96,20 +96,7 @@ final class PostgreSQLBench {
 
     /// What a Core Data user writes: `Record(context:)`, the 10 properties, `save()`.
     func insertRecords(_ indexes: Range<Int>, into context: NSManagedObjectContext) throws {
-        let data = bench.data
-        for i in indexes {
-            let record = Record(context: context)
-            record.ident = data.ident[i]
-            record.quantity = data.quantity[i]
-            record.rank = data.rank[i]
-            record.flags = data.flags[i]
-            record.price = data.price[i]
-            record.weight = data.weight[i]
-            record.name = data.name[i]
-            record.city = data.city[i]
-            record.notes = data.notes[i]
-            record.created = Date(timeIntervalSinceReferenceDate: data.created[i])
-        }
+        bench.data.insertRecords(indexes, into: context)
         try context.save()
     }
 

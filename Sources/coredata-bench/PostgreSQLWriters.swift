@@ -3,8 +3,10 @@ import CoreData
 /// The writer-process rows (issue 16: throughput with 1, 2 and 4 writers): P child processes
 /// (`coredata-bench --pg-writer ours|raw URL FIRST COUNT`) each insert their share of the N
 /// records into one database at once, in saves of ``PostgreSQLBench/writerBatch`` records.
-/// Each child opens its store, says `ready`, and starts when the parent says `go`: the time is
-/// the wall time from `go` to the last child's exit, so opening the stores is not counted.
+/// Each child opens its store, says `ready`, starts when the parent says `go`, and says `done`
+/// when its last save has returned: the time is the wall time from `go` to the last `done`, so
+/// opening the stores is not counted, and neither is `Process.waitUntilExit()`, which on Linux
+/// polls every 50 ms (it rounded every row up to a multiple of 0.05 s).
 extension PostgreSQLBench {
     func writers(_ processes: Int) -> Workload {
         Workload(
@@ -42,10 +44,11 @@ extension PostgreSQLBench {
         }
         clock.start()
         for child in children { child.input.fileHandleForWriting.write(Data("go\n".utf8)) }
-        for child in children { child.process.waitUntilExit() }
+        let finished = children.map { Self.readLine($0.output.fileHandleForReading) == "done" }
         clock.stop()
-        for child in children where child.process.terminationStatus != 0 {
-            throw BenchError("a \(side) writer exited with status \(child.process.terminationStatus)")
+        for child in children { child.process.waitUntilExit() }
+        for (child, done) in zip(children, finished) where !done || child.process.terminationStatus != 0 {
+            throw BenchError("a \(side) writer exited with status \(child.process.terminationStatus) before its last save")
         }
     }
 
@@ -60,7 +63,7 @@ extension PostgreSQLBench {
         }
     }
 
-    /// The child's side: opens the store, says `ready`, waits for `go`, writes its records.
+    /// The child's side: opens the store, says `ready`, waits for `go`, writes its records, says `done`.
     static func writerChild(_ arguments: [String]) throws {
         guard arguments.count == 4, let url = URL(string: arguments[1]),
               let first = Int(arguments[2]), let count = Int(arguments[3]) else {
@@ -83,10 +86,12 @@ extension PostgreSQLBench {
                     context.reset()
                 }
             }
+            FileHandle.standardOutput.write(Data("done\n".utf8))
         } else {
             let writer = try RawRecordWriter(RawPostgreSQL(url: url.absoluteString))
             start()
             for batch in batches { try writer.insert(batch, bench.data) }
+            FileHandle.standardOutput.write(Data("done\n".utf8))
         }
     }
 }

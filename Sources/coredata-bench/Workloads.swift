@@ -130,19 +130,7 @@ final class Bench {
                 RawDatabase.remove(oursPath)
                 try inOursContext { context in
                     clock.start()
-                    for i in 0..<n {
-                        let record = Record(context: context)
-                        record.ident = data.ident[i]
-                        record.quantity = data.quantity[i]
-                        record.rank = data.rank[i]
-                        record.flags = data.flags[i]
-                        record.price = data.price[i]
-                        record.weight = data.weight[i]
-                        record.name = data.name[i]
-                        record.city = data.city[i]
-                        record.notes = data.notes[i]
-                        record.created = Date(timeIntervalSinceReferenceDate: data.created[i])
-                    }
+                    data.insertRecords(0..<n, into: context)
                     try context.save()
                     clock.stop()
                 }

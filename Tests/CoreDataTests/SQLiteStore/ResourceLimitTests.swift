@@ -6,7 +6,8 @@ import CoreDataTestSupport
 // Resource limits (issue 17 item 5): a full disk, a store that turns read-only while open,
 // 10 000 open contexts, a blob past SQLite's size limit and a large one under it, and a
 // 100 000-component key path. Each must give a clear error (or work), lose nothing that was
-// saved, and never crash. Each test prints one `resource limit ...` line.
+// saved, and never crash. Each test prints one `resource limit NAME: ..., N checks, F failures`
+// line however it ends (CI's reliability summary adds them up: scripts/reliability-summary.sh).
 
 /// Notes with a blob, one entity.
 private let limitModel: NSManagedObjectModel = {
@@ -59,9 +60,39 @@ private func sqliteCode(_ error: Error) -> Int? {
     return underlying?.domain == NSSQLiteErrorDomain ? underlying?.code : nil
 }
 
+/// One resource limit's checks, counted, and its `resource limit NAME: ...` line, printed when
+/// the test ends however it ends (`defer { report.finish() }`, a thrown error included), so that a
+/// failure is counted in the line rather than leaving the line out.
+private final class LimitReport {
+    let name: String
+    /// What the test found, set once it got to the end; nil when a thrown error ended it.
+    var outcome: String?
+    private var checks = 0, failures = 0
+
+    init(_ name: String) { self.name = name }
+
+    /// `#expect`, counted: a false condition records an issue and one failure.
+    func check(_ condition: Bool, _ message: @autoclosure () -> String,
+               sourceLocation: SourceLocation = #_sourceLocation) {
+        checks += 1
+        if !condition {
+            failures += 1
+            Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Prints the line; call it in a `defer`.
+    func finish() {
+        let failed = outcome == nil ? failures + 1 : failures
+        print("resource limit \(name): \(outcome ?? "stopped by a thrown error"); \(checks) checks, \(failed) failures")
+    }
+}
+
 @Suite struct ResourceLimitTests {
     @Test("a full disk fails the save with a clear error, keeps the changes, and they save once there is room")
     func diskFull() throws {
+        let report = LimitReport("disk full")
+        defer { report.finish() }
         let folder = try TemporaryDirectory()
         let plan = CrashPlan(folder: folder.url)
         let container = try limitContainer(folder)
@@ -73,23 +104,26 @@ private func sqliteCode(_ error: Error) -> Int? {
             plan.arm(.full, at: 1)   // every write from now on: SQLITE_FULL
             insertNotes(400, prefix: "big", body: String(repeating: "x", count: 2000), into: context)
             do { try context.save() } catch let failure as NSError { error = failure }
-            #expect(context.hasChanges, "the failed save dropped the context's changes")
+            report.check(context.hasChanges, "the failed save dropped the context's changes")
             plan.arm(.count)         // room again
             try context.save()
         }
         let failure = try #require(error, "the save succeeded on a full disk")
-        #expect(failure.domain == NSCocoaErrorDomain)
-        #expect(failure.code == NSPersistentStoreSaveError)
-        #expect(sqliteCode(failure) == 13, "not SQLITE_FULL: \(failure)")
-        #expect(failure.localizedDescription.contains("Limits.sqlite"))
+        report.check(failure.domain == NSCocoaErrorDomain, "domain \(failure.domain)")
+        report.check(failure.code == NSPersistentStoreSaveError, "code \(failure.code)")
+        report.check(sqliteCode(failure) == 13, "not SQLITE_FULL: \(failure)")
+        report.check(failure.localizedDescription.contains("Limits.sqlite"), "\(failure.localizedDescription)")
         closeStores(container)
         let state = try fileState(folder)
-        #expect(state == (410, "ok"))
-        print("resource limit disk full: save refused (\(failure.domain) \(failure.code), SQLite 13), 0 saved objects lost, retry saved 400")
+        report.check(state == (410, "ok"), "\(state)")
+        report.outcome = "save refused (\(failure.domain) \(failure.code), SQLite \(sqliteCode(failure) ?? 0)), "
+            + "\(max(0, 410 - state.notes)) saved objects lost, retry saved \(state.notes - 10)"
     }
 
     @Test("a store whose file system turns read-only while open fails saves clearly and keeps every saved object")
     func readOnlyMidRun() throws {
+        let report = LimitReport("read-only mid-run")
+        defer { report.finish() }
         let folder = try TemporaryDirectory()
         let plan = CrashPlan(folder: folder.url)
         let container = try limitContainer(folder)
@@ -107,16 +141,17 @@ private func sqliteCode(_ error: Error) -> Int? {
             // Reading still works, and sees the saved objects only.
             let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
             request.predicate = NSPredicate(format: "title BEGINSWITH 'kept'")
-            #expect(try context.count(for: request) == 20)
+            let kept = try context.count(for: request)
+            report.check(kept == 20, "\(kept) saved objects read back, not 20")
         }
         closeStores(container)
         try plan.disarm()
-        #expect(errors.count == 3, "a save succeeded on a read-only file system")
+        report.check(errors.count == 3, "a save succeeded on a read-only file system")
         for error in errors {
-            #expect(error.domain == NSCocoaErrorDomain && error.code == NSPersistentStoreSaveError, "\(error)")
+            report.check(error.domain == NSCocoaErrorDomain && error.code == NSPersistentStoreSaveError, "\(error)")
         }
         let state = try fileState(folder)
-        #expect(state == (20, "ok"))
+        report.check(state == (20, "ok"), "\(state)")
         // Writable again: the store opens and saves.
         let reopened = try limitContainer(folder)
         let again = reopened.newBackgroundContext()
@@ -125,12 +160,16 @@ private func sqliteCode(_ error: Error) -> Int? {
             try again.save()
         }
         closeStores(reopened)
-        #expect(try fileState(folder) == (21, "ok"))
-        print("resource limit read-only mid-run: \(errors.count) saves refused (\(NSCocoaErrorDomain) \(NSPersistentStoreSaveError)), 0 saved objects lost")
+        let later = try fileState(folder)
+        report.check(later == (21, "ok"), "after reopening: \(later)")
+        report.outcome = "\(errors.count) saves refused (\(NSCocoaErrorDomain) \(NSPersistentStoreSaveError)), "
+            + "\(max(0, 20 - state.notes)) saved objects lost, saves again once writable"
     }
 
     @Test("10 000 contexts open at once on one coordinator each save an object")
     func tenThousandContexts() throws {
+        let report = LimitReport("10 000 contexts")
+        defer { report.finish() }
         let folder = try TemporaryDirectory()
         let container = try limitContainer(folder)
         let contexts = (0..<10_000).map { _ in container.newBackgroundContext() }
@@ -144,14 +183,18 @@ private func sqliteCode(_ error: Error) -> Int? {
         let counts = try [contexts[0], contexts[4_999], contexts[9_999]].map { context in
             try context.performAndWait { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Note")) }
         }
-        #expect(counts == [10_000, 10_000, 10_000])
+        report.check(counts == [10_000, 10_000, 10_000], "\(counts)")
         closeStores(container)
-        #expect(try fileState(folder) == (10_000, "ok"))
-        print("resource limit 10 000 contexts: 10 000 saves, 10 000 objects read back by each context asked")
+        let state = try fileState(folder)
+        report.check(state == (10_000, "ok"), "\(state)")
+        report.outcome = "\(contexts.count) contexts open, \(state.notes) saves in the store, "
+            + "\(counts.map(String.init).joined(separator: "/")) objects read back by 3 of them"
     }
 
     @Test("a blob past SQLite's length limit is refused with a clear error; a 256 MiB blob round-trips")
     func hugeBlob() throws {
+        let report = LimitReport("blob")
+        defer { report.finish() }
         let folder = try TemporaryDirectory()
         let container = try limitContainer(folder)
         let context = container.newBackgroundContext()
@@ -168,8 +211,8 @@ private func sqliteCode(_ error: Error) -> Int? {
             context.rollback()
         }
         let failure = try #require(refusal, "a 1 GiB blob was saved past SQLite's limit")
-        #expect(failure.domain == NSCocoaErrorDomain && failure.code == NSPersistentStoreSaveError, "\(failure)")
-        #expect(sqliteCode(failure) == 18, "not SQLITE_TOOBIG: \(failure)")
+        report.check(failure.domain == NSCocoaErrorDomain && failure.code == NSPersistentStoreSaveError, "\(failure)")
+        report.check(sqliteCode(failure) == 18, "not SQLITE_TOOBIG: \(failure)")
         // A large blob under the limit goes in and comes back byte for byte.
         let size = 256 << 20
         var blob = Data(count: size)
@@ -178,6 +221,7 @@ private func sqliteCode(_ error: Error) -> Int? {
             let words = bytes.bindMemory(to: UInt64.self)
             for index in words.indices { words[index] = generator.next() }
         }
+        var roundTripped = false
         try context.performAndWait {
             let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
             note.setValue("large", forKey: "title")
@@ -187,16 +231,22 @@ private func sqliteCode(_ error: Error) -> Int? {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
             request.predicate = NSPredicate(format: "title == 'large'")
             let read = try #require(try context.fetch(request).first?.value(forKey: "blob") as? Data)
-            #expect(read == blob)
+            roundTripped = read == blob
+            report.check(roundTripped, "the 256 MiB blob came back different")
             context.reset()
         }
         closeStores(container)
-        #expect(try fileState(folder) == (2, "ok"))
-        print("resource limit blob: 1 GiB refused (SQLite 18, past SQLITE_MAX_LENGTH), 256 MiB saved and read back, 0 lost")
+        let state = try fileState(folder)
+        report.check(state == (2, "ok"), "\(state)")
+        report.outcome = "1 GiB refused (SQLite \(sqliteCode(failure) ?? 0), past SQLITE_MAX_LENGTH), "
+            + "256 MiB \(roundTripped ? "saved and read back byte for byte" : "saved but read back different"), "
+            + "\(max(0, 2 - state.notes)) lost"
     }
 
     @Test("a 100 000-component key path is refused or answered, never a crash")
     func deepKeyPath() throws {
+        let report = LimitReport("100 000-deep key path")
+        defer { report.finish() }
         let folder = try TemporaryDirectory()
         let container = try limitContainer(folder)
         let context = container.newBackgroundContext()
@@ -208,19 +258,19 @@ private func sqliteCode(_ error: Error) -> Int? {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
             let notes = try context.fetch(request)
             // Key-value coding: a nil on the way answers nil.
-            #expect(notes[0].value(forKeyPath: path) == nil)
+            report.check(notes[0].value(forKeyPath: path) == nil, "value(forKeyPath:) is not nil")
             outcomes.append("value(forKeyPath:) nil")
             // A predicate: parsed, evaluated in memory, compiled to SQL or refused.
             let predicate = NSPredicate(format: "\(path) == 'x'")
-            #expect(predicate.evaluate(with: notes[0]) == false)
+            report.check(predicate.evaluate(with: notes[0]) == false, "the predicate matched")
             outcomes.append("evaluate false")
             request.predicate = predicate
             do {
                 let found = try context.fetch(request)
-                #expect(found.isEmpty)
+                report.check(found.isEmpty, "the fetch found \(found.count) notes")
                 outcomes.append("fetch empty")
             } catch let failure as NSError {
-                #expect(failure.domain == NSCocoaErrorDomain, "\(failure)")
+                report.check(failure.domain == NSCocoaErrorDomain, "\(failure)")
                 outcomes.append("fetch refused (\(failure.domain) \(failure.code))")
             }
             // Sorting by it.
@@ -234,7 +284,8 @@ private func sqliteCode(_ error: Error) -> Int? {
             }
         }
         closeStores(container)
-        #expect(try fileState(folder) == (3, "ok"))
-        print("resource limit 100 000-deep key path: \(outcomes.joined(separator: ", ")), no crash")
+        let state = try fileState(folder)
+        report.check(state == (3, "ok"), "\(state)")
+        report.outcome = outcomes.joined(separator: ", ") + ", no crash"
     }
 }
