@@ -8,11 +8,12 @@ import CoreDataTestSupport
 // transaction that commits later with a lower number.
 
 /// A notes container on the PostgreSQL store at `location`, tracking history.
-private func notesContainer(_ location: String, remoteChanges: Bool = false) throws -> NSPersistentContainer {
+private func notesContainer(_ location: String, remoteChanges: Bool = false, serializable: Bool = false) throws -> NSPersistentContainer {
     let container = HistoryNotesContainer(name: "Notes", managedObjectModel: sharedNotesModel)
     let description = NSPersistentStoreDescription(url: try #require(URL(string: location)))
     description.type = NSPostgreSQLStoreType
     description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+    if serializable { description.setOption(true as NSNumber, forKey: NSPostgreSQLSerializableOption) }
     if remoteChanges {
         description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
     }
@@ -178,6 +179,31 @@ struct PostgreSQLHistoryTests {
         #expect(wrongSizes.isEmpty, "transactions with the wrong number of changes: \(wrongSizes)")
         // Numbers are taken in commit order inside the transactions: no gaps.
         #expect(numbers == (1...Int64(expected)).map { $0 })
+    }
+
+    @Test("at SERIALIZABLE, saves of two coordinators recording history at once are retried, and each is recorded once")
+    func serializableSavesRecordHistory() throws {
+        let place = try HistoryPlace(NSPostgreSQLStoreType)
+        _ = try place.container()
+        let location = place.url.absoluteString
+        let containers = try (0..<2).map { _ in try notesContainer(location, serializable: true) }
+        let saves = 15
+        let failures = ErrorBox()
+        DispatchQueue.concurrentPerform(iterations: containers.count) { writer in
+            let context = containers[writer].newBackgroundContext()
+            context.performAndWait {
+                for index in 0..<saves {
+                    context.transactionAuthor = "s\(writer)-\(index)"
+                    NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue("n", forKey: "title")
+                    do { try context.save() } catch { failures.set(error) }
+                }
+            }
+        }
+        #expect(failures.error == nil)
+        let transactions = try history(after: nil, in: containers[0].viewContext)
+        #expect(transactions.count == 2 * saves)
+        #expect(Set(transactions.compactMap(\.author)).count == 2 * saves)
+        #expect(transactions.map(\.transactionNumber) == (1...Int64(2 * saves)).map { $0 })
     }
 
     @Test("a remote change notification carries the history token of the transaction another coordinator committed")
