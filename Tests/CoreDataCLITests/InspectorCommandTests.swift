@@ -110,6 +110,26 @@ import Testing
         #expect(try FolderState(folder.url) == before)
     }
 
+    @Test("count and history read the Apple-written store whose model has a derived attribute, with the model it caches")
+    func withoutModelDerivedAttribute() throws {
+        let folder = try TemporaryDirectory()
+        let store = try Fixtures.copyStore(Self.historyStore, to: folder)
+        let (books, pages) = try {
+            let raw = try RawDatabase(store)
+            return (try #require(try raw.scalar("SELECT COUNT(*) FROM ZBOOK") as? Int64),
+                    try #require(try raw.scalar("SELECT COUNT(*) FROM ZPAGE") as? Int64))
+        }()
+        let before = try FolderState(folder.url)
+        let counts = try Self.jsonObject(Self.coredata(["count", store.path, "--json"]))
+        #expect(counts["Book"] as? Int == Int(books))
+        #expect(counts["Page"] as? Int == Int(pages))
+        let history = try Self.coredata(["history", store.path, "--json"])
+        #expect(history.status == 0, "\(history.errors)")
+        let transactions = try #require(try JSONSerialization.jsonObject(with: Data(history.output.utf8)) as? [[String: Any]])
+        #expect(transactions.count == 1)
+        #expect(try FolderState(folder.url) == before)
+    }
+
     @Test("show prints one object with its relationships, by URI or Entity/pN; an unknown one exits 1")
     func show() throws {
         let folder = try TemporaryDirectory()

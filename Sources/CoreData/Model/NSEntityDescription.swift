@@ -237,7 +237,13 @@ open class NSEntityDescription: NSObject, NSCopying, NSCoding, @unchecked Sendab
     // MARK: - Versioning
 
     /// The version hash of the entity, as Apple computes it (used in store metadata).
-    open var versionHash: Data { VersionHash.entity(self) }
+    open var versionHash: Data { hashRecordedByStore ?? VersionHash.entity(self) }
+
+    /// The hash a store recorded for this entity, taken instead of our own where our recipe
+    /// is unverified (derived attributes), for an entity read from that store's own cached
+    /// model (``NSManagedObjectModel/init(cachedInStoreAt:)``): that model is by definition
+    /// the one the store was written with. Copies do not keep it (a copy may be edited).
+    var hashRecordedByStore: Data?
 
     // MARK: - Internal
 

@@ -23,21 +23,23 @@ struct ModelCacheTests {
         let model = try NSManagedObjectModel(cachedInStoreAt: url)
         let expected = try Fixtures.storeVersionHashes(store)
         #expect(Set(model.entitiesByName.keys) == Set(expected.keys))
-        // The model built in code has a derived attribute (Book.pagesCount, inherited by
-        // GraphicNovel) whose hash recipe is not known yet: only those two entities differ.
+        // SampleModel2 has a derived attribute (Book.pagesCount, inherited by GraphicNovel)
+        // whose hash recipe is not known yet: our recipe differs from Apple's for those two
+        // entities only, and the cached model takes the store's recorded hash for them.
         let derived = Set(model.entities.filter { entity in
             entity.properties.contains { $0 is NSDerivedAttributeDescription }
         }.compactMap(\.name))
         for (name, hash) in expected {
+            let entity = try #require(model.entitiesByName[name])
             if derived.contains(name) {
                 withKnownIssue("derived attributes' version hash is unverified") {
-                    #expect(model.entitiesByName[name]?.versionHash == hash, "\(store): \(name)")
+                    #expect(VersionHash.entity(entity) == hash, "\(store): \(name)")
                 }
             } else {
-                #expect(model.entitiesByName[name]?.versionHash == hash, "\(store): \(name)")
+                #expect(VersionHash.entity(entity) == hash, "\(store): \(name)")
             }
+            #expect(entity.versionHash == hash, "\(store): \(name)")
         }
-        guard derived.isEmpty else { return }
         let metadata = try Fixtures.storeMetadata(store)
         #expect(model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
         if let checksum = metadata["NSStoreModelVersionChecksumKey"] as? String {
