@@ -123,27 +123,10 @@ final class AtomicStoreBackend: CustomStoreBackend, StoreBackend {
     var readsObjectsOnSave: Bool { true }
 
     func save(_ changes: StoreChanges) throws {
-        // Check every optimistic lock first (objects marked with detectConflicts(for:),
-        // then updates), so that a conflict writes nothing and reports every row in
-        // conflict.
-        var conflicts: [StoreConflict.Row] = []
-        for lock in changes.locks {
-            let key = nodeKey(lock.entity, lock.pk)
-            let current: Int64? = atomic.nodes[key] == nil ? nil : versions[key] ?? 1
-            if current != lock.expectedVersion {
-                conflicts.append(.init(entity: lock.entity, pk: lock.pk, storedVersion: current,
-                                       expectedVersion: lock.expectedVersion))
-            }
+        try changes.checkVersions { check in
+            let key = nodeKey(check.entity, check.pk)
+            return atomic.nodes[key] == nil ? nil : versions[key] ?? 1
         }
-        for update in changes.updates {
-            let key = nodeKey(update.entity, update.pk)
-            let current: Int64? = atomic.nodes[key] == nil ? nil : versions[key] ?? 1
-            if current != update.expectedVersion {
-                conflicts.append(.init(entity: update.entity, pk: update.pk, storedVersion: current,
-                                       expectedVersion: update.expectedVersion))
-            }
-        }
-        if !conflicts.isEmpty { throw StoreConflict(rows: conflicts) }
         let savedNodes = atomic.nodes
         let savedVersions = versions
         do {

@@ -136,6 +136,11 @@ final class IncrementalStoreBackend: CustomStoreBackend, StoreBackend {
 
     var readsObjectsOnSave: Bool { true }
 
+    /// An incremental store gets a save request, not the versions the context read: the
+    /// coordinator checks them against the node versions it cached (as Apple's coordinator
+    /// uses `NSIncrementalStoreNode.version` to detect conflicts).
+    var checksVersions: Bool { false }
+
     func save(_ changes: StoreChanges) throws {
         func objects(_ writes: [StoreChanges.Write]) throws -> Set<NSManagedObject>? {
             guard !writes.isEmpty else { return nil }

@@ -144,9 +144,19 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// Applies one save to one store, then refreshes the row cache with what was written.
+    ///
+    /// For a store that does not check optimistic locking itself, the versions the context
+    /// read are checked here against the cached rows (this coordinator's last read or write
+    /// of each): a row another context of this coordinator saved since is a conflict. A row
+    /// not cached is left to the store.
     func apply(_ changes: StoreChanges, to store: NSPersistentStore) throws {
         stateLock.lock()
         defer { stateLock.unlock() }
+        if !store.backend.checksVersions {
+            try changes.checkVersions { check in
+                rowCache[cacheKey(store, check.entity, check.pk)]?.version ?? check.expectedVersion
+            }
+        }
         try store.backend.save(changes)
         for write in changes.inserts + changes.updates {
             rowCache[cacheKey(store, write.entity, write.pk)] = write.values

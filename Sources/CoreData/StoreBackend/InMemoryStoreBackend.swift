@@ -88,20 +88,7 @@ final class InMemoryStoreBackend: StoreBackend {
     }
 
     func save(_ changes: StoreChanges) throws {
-        // Check every optimistic lock (objects marked with detectConflicts(for:), updates
-        // and deletes) first, so that a conflict writes nothing and reports every row in
-        // conflict.
-        let checks = changes.locks.map { ($0.entity, $0.pk, $0.expectedVersion) }
-            + changes.updates.map { ($0.entity, $0.pk, $0.expectedVersion) }
-            + changes.deletes.map { ($0.entity, $0.pk, $0.expectedVersion) }
-        var conflicts: [StoreConflict.Row] = []
-        for (entity, pk, expected) in checks {
-            let stored = rows[table(entity)]?[pk]?.version
-            if stored != expected {
-                conflicts.append(.init(entity: entity, pk: pk, storedVersion: stored, expectedVersion: expected))
-            }
-        }
-        if !conflicts.isEmpty { throw StoreConflict(rows: conflicts) }
+        try changes.checkVersions { rows[table($0.entity)]?[$0.pk]?.version }
         for write in changes.inserts + changes.updates {
             rows[table(write.entity), default: [:]][write.pk] = write.values
         }

@@ -57,6 +57,11 @@ protocol StoreBackend: AnyObject {
     /// Whether ``save(_:)`` reads the saving context's objects (``StoreChanges/Write/object``),
     /// which must then carry their permanent IDs already, as Apple's custom stores expect.
     var readsObjectsOnSave: Bool { get }
+    /// Whether ``save(_:)`` checks optimistic locking itself (every locked, updated and
+    /// deleted row at the version the context read, ``StoreChanges/checkVersions(stored:)``).
+    /// When false (a store class written by an app, which versions its nodes but is not asked
+    /// to compare them), the coordinator compares the versions against those it cached.
+    var checksVersions: Bool { get }
     /// Applies a change set atomically (one transaction), checking optimistic locking.
     func save(_ changes: StoreChanges) throws
     /// Releases files and handles.
@@ -79,6 +84,8 @@ extension StoreBackend {
     }
 
     var readsObjectsOnSave: Bool { false }
+
+    var checksVersions: Bool { true }
 
     func relatedKeys(relationship: NSRelationshipDescription, pks: [Int64]) throws -> [Int64: [StoreKey]] {
         var result: [Int64: [StoreKey]] = [:]

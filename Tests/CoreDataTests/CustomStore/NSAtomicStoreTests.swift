@@ -101,6 +101,27 @@ import CoreDataTestSupport
         #expect(error?.code == NSManagedObjectMergeError)
     }
 
+    @Test("deleting an object another context changed since it was read is a conflict, as with the built-in stores")
+    func staleDeletion() throws {
+        let stack = try stack()
+        let author = try stack.saveAuthor("Ursula", books: [])
+        let other = stack.newContext()
+        let copy = try other.existingObject(with: author.objectID)
+        _ = copy.value(forKey: "name")
+        author.setValue("Ursula K.", forKey: "name")
+        try stack.context.save()
+        other.delete(copy)
+        let error = #expect(throws: NSError.self) { try other.save() }
+        #expect(error?.code == NSManagedObjectMergeError)
+        let conflict = (error?.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict])?.first
+        #expect(conflict?.sourceObject === copy)
+        #expect(conflict?.oldVersionNumber == 1 && conflict?.newVersionNumber == 2)
+        // The row is still there, with the first context's change.
+        let check = stack.newContext()
+        let names = try check.fetch(NSFetchRequest<NSManagedObject>(entityName: "Author")).map { $0.value(forKey: "name") as? String }
+        #expect(names == ["Ursula K."])
+    }
+
     @Test("many-to-many relationships between objects inserted in one save resolve to each other's nodes")
     func manyToManyInOneSave() throws {
         do {

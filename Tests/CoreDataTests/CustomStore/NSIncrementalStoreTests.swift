@@ -18,6 +18,29 @@ import CoreDataTestSupport
         try CustomStack(type: JSONIncrementalStore.storeType, url: folder.file(name), model: model)
     }
 
+    @Test("two contexts that change the same object: the stale one's save is in conflict (the coordinator checks the versions it cached), and a merge policy settles it")
+    func optimisticLocking() throws {
+        let stack = try stack()
+        let author = try stack.saveAuthor("Ursula", books: [])
+        let other = stack.newContext()
+        let copy = try other.existingObject(with: author.objectID)
+        _ = copy.value(forKey: "name")
+        author.setValue("First", forKey: "name")
+        try stack.context.save()
+        copy.setValue("Second", forKey: "name")
+        let error = #expect(throws: NSError.self) { try other.save() }
+        #expect(error?.code == NSManagedObjectMergeError)
+        let conflict = (error?.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict])?.first
+        #expect(conflict?.sourceObject === copy)
+        #expect(conflict?.oldVersionNumber == 1 && conflict?.newVersionNumber == 2)
+        // Object trump settles it: the stale context's change is written over the newer node.
+        other.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+        try other.save()
+        let check = try self.stack()
+        let names = try check.context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Author")).map { $0.value(forKey: "name") as? String }
+        #expect(names == ["Second"])
+    }
+
     @Test("registerStoreClass(_:forStoreType:) lists the type in registeredStoreTypes, with the built-in ones")
     func registration() throws {
         let types = NSPersistentStoreCoordinator.registeredStoreTypes

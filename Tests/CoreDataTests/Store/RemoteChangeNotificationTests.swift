@@ -178,8 +178,9 @@ private func writeInChild(path: String, saves: Int) throws {
             try #require(transactions.last?.token == note.userInfo[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken)
             try #require(transactions.last?.author == "parent")
         }
-        // The child may start late when many tests run at once.
-        let deadline = Date().addingTimeInterval(120)
+        // The child may start late when many tests run at once: a child is the whole test
+        // binary, started again, and CI on a loaded 2-core machine once took over 120 s.
+        let deadline = Date().addingTimeInterval(600)
         while !FileManager.default.fileExists(atPath: ready) && Date() < deadline {
             try await Task.sleep(nanoseconds: 5_000_000)
         }
