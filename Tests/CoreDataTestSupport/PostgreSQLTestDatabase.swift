@@ -65,6 +65,42 @@ public final class PostgreSQLTestDatabase: @unchecked Sendable {
         try Self.run(sql, on: url)
     }
 
+    /// A connection of its own to the database, kept open until released: for a test that
+    /// holds a transaction (and its locks) open while the code under test runs.
+    ///
+    /// ```swift
+    /// let session = try database.session()
+    /// try session.run("BEGIN")
+    /// try session.run("SELECT * FROM ZNOTE WHERE Z_PK = 1 FOR UPDATE")
+    /// ```
+    public final class Session: @unchecked Sendable {
+        // @unchecked Sendable: used by one thread at a time (the test's).
+        private let conn: OpaquePointer
+
+        init(_ url: URL) throws {
+            guard let conn = PQconnectdb(url.absoluteString) else { throw RawError(description: "libpq: no memory") }
+            guard PQstatus(conn) == CONNECTION_OK else {
+                let message = String(cString: PQerrorMessage(conn))
+                PQfinish(conn)
+                throw RawError(description: message)
+            }
+            self.conn = conn
+        }
+
+        deinit { PQfinish(conn) }
+
+        /// Runs `sql`; returns its rows as text.
+        @discardableResult
+        public func run(_ sql: String) throws -> [[String?]] {
+            try PostgreSQLTestDatabase.run(sql, connection: conn)
+        }
+    }
+
+    /// A new ``Session`` on this database.
+    public func session() throws -> Session {
+        try Session(url)
+    }
+
     /// Runs `sql` on the database `url` names; returns its rows as text.
     @discardableResult
     public static func run(_ sql: String, on url: URL) throws -> [[String?]] {
@@ -73,6 +109,10 @@ public final class PostgreSQLTestDatabase: @unchecked Sendable {
         guard PQstatus(conn) == CONNECTION_OK else {
             throw RawError(description: String(cString: PQerrorMessage(conn)))
         }
+        return try run(sql, connection: conn)
+    }
+
+    private static func run(_ sql: String, connection conn: OpaquePointer) throws -> [[String?]] {
         guard let result = PQexec(conn, sql) else { throw RawError(description: String(cString: PQerrorMessage(conn))) }
         defer { PQclear(result) }
         let status = PQresultStatus(result)

@@ -74,7 +74,7 @@ extension NSBatchUpdateRequest: BatchRequestExecuting {
         request.affectedStores = [store]
         request.returnsObjectsAsFaults = false
         request.includesPendingChanges = false
-        var changes = StoreChanges()
+        var changes = StoreChanges(origin: coordinator.requestingOrigin)
         var outcome = StoreBatchOutcome()
         let slots = update.assignments.map(\.attribute.slot)
         try BatchExecution.inScratchContext(coordinator) { scratch in

@@ -3,7 +3,7 @@ import Foundation
 // MARK: - Executing history requests
 
 extension NSPersistentHistoryChangeRequest: ContextExecutableRequest {
-    /// Reads or deletes the history of the request's stores (all of the coordinator's SQLite
+    /// Reads or deletes the history of the request's stores (all of the coordinator's SQL
     /// stores when `affectedStores` is nil), oldest transaction first, store by store.
     func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
         guard let coordinator = context.persistentStoreCoordinator else {

@@ -21,6 +21,11 @@ final class PostgreSQLResult {
         return Int(String(cString: text)) ?? 0
     }
 
+    /// The type OID of `column` (`pg_type.oid`: 20 `int8`, 25 `text`, 17 `bytea`, …).
+    func typeOID(_ column: Int) -> UInt32 {
+        UInt32(PQftype(handle, Int32(column)))
+    }
+
     func isNull(_ row: Int, _ column: Int) -> Bool {
         PQgetisnull(handle, Int32(row), Int32(column)) != 0
     }

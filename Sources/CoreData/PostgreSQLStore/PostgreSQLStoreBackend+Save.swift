@@ -42,7 +42,10 @@ extension PostgreSQLStoreBackend {
     /// committed) is run again, up to ``saveAttempts`` times in all. With
     /// `NSPostgreSQLSerializableOption`, saves run at SERIALIZABLE. Each save ends with a
     /// `NOTIFY` on the store's channel, which listeners hear when it commits
-    /// (``watchCommits(_:)``).
+    /// (``watchCommits(_:)``). With `NSPersistentHistoryTrackingKey`, the save's history
+    /// transaction is written last, its number taken under an advisory lock held until the
+    /// commit, so numbers follow commit order (``willRecordHistory(on:)``); at SERIALIZABLE
+    /// the lock is taken before the transaction begins, so such saves run one at a time.
     func save(_ changes: StoreChanges) throws {
         try checkWritable()
         var attempt = 1
@@ -63,10 +66,24 @@ extension PostgreSQLStoreBackend {
     private func saveOnce(_ changes: StoreChanges) throws {
         let connection = try requireConnection()
         do {
+            // At SERIALIZABLE the transaction's snapshot is taken by its first statement, so
+            // the history lock taken at its end would come too late: a save committed
+            // meanwhile would make the numbering a serialization failure, again and again
+            // under steady writes. A save that records history there takes the lock for its
+            // session before BEGIN instead (advisory locks are re-entrant, so the one taken
+            // at the end is then granted at once), and gives it back after the transaction.
+            let locksFirst = isSerializable && tracksHistory && hasHistoryTables
+                && !(changes.inserts.isEmpty && changes.updates.isEmpty && changes.deletes.isEmpty)
+            if locksFirst { try connection.execute("SELECT pg_advisory_lock(\(Self.historyLockKey))") }
+            defer {
+                if locksFirst, connection.isHealthy {
+                    _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.historyLockKey))")
+                }
+            }
             try connection.transaction(isolation: isSerializable ? "SERIALIZABLE" : nil) {
-                try applyChanges(changes, on: connection)
+                let transaction = try applyChanges(changes, on: connection)
                 // Delivered to every listener when the transaction commits, never if it fails.
-                try notifyCommit(on: connection)
+                try notifyCommit(transaction, on: connection)
             }
         } catch let error as PostgreSQLError {
             let code = error.isUniqueViolation ? NSManagedObjectConstraintMergeError : NSPersistentStoreSaveError

@@ -37,8 +37,19 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
     var metadata: [String: Any] = [:]
     /// The `postgresql://` URL the store was added with (libpq's connection URI).
     let url: URL
-    /// `NSReadOnlyPersistentStoreOption`.
-    let isReadOnly: Bool
+    /// `NSReadOnlyPersistentStoreOption`, or a store holding history opened without
+    /// tracking it (``forcedReadOnlyByHistory``).
+    var isReadOnly: Bool
+    /// `NSPersistentHistoryTrackingKey`: each save records a history transaction
+    /// (PostgreSQLStoreBackend+History.swift).
+    let tracksHistory: Bool
+    /// Whether the store was made read-only because it holds history yet was opened
+    /// without tracking it.
+    var forcedReadOnlyByHistory = false
+    /// Whether the history tables exist (they are made when a store tracking history opens).
+    var hasHistoryTables = false
+    /// How many `ZTOMBSTONE<n>` columns `ACHANGE` has.
+    var historyTombstoneColumns = 0
     /// `NSPostgreSQLSerializableOption`: saves run at SERIALIZABLE.
     let isSerializable: Bool
 
@@ -61,6 +72,8 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
     init(url: URL, options: [AnyHashable: Any]) {
         self.url = url
         self.isReadOnly = (options[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
+        self.tracksHistory = (options[NSPersistentHistoryTrackingKey] as? NSNumber)?.boolValue
+            ?? (options[NSPersistentHistoryTrackingKey] as? Bool) ?? false
         self.isSerializable = (options[NSPostgreSQLSerializableOption] as? NSNumber)?.boolValue
             ?? (options[NSPostgreSQLSerializableOption] as? Bool) ?? false
     }
@@ -128,6 +141,7 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
                     }
                     try create(schema: schema, model: model, entities: entities, on: connection)
                 }
+                try openHistory(entities: entities, on: connection)
             }
         } catch let error as PostgreSQLError {
             throw CoreDataError.make(
@@ -252,9 +266,6 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
 
     /// Nothing to do: no binary value lives outside its row.
     func willReplaceExternalData(of fields: [SQLField], table: String, pk: Int64, on connection: PostgreSQLConnection) throws {}
-
-    /// Nothing yet: the PostgreSQL store keeps no persistent history.
-    func recordHistory(_ changes: StoreChanges, on connection: PostgreSQLConnection) throws {}
 
     func writeMetadata(_ metadata: [String: Any], on connection: PostgreSQLConnection) throws {
         try Self.writeMetadata(metadata, on: connection)

@@ -87,6 +87,21 @@ final class PostgreSQLStoreStatement: SQLStoreStatement {
 
     func int64(_ column: Int32) -> Int64 { result?.int64(row, Int(column)) ?? 0 }
     func isNull(_ column: Int32) -> Bool { result?.isNull(row, Int(column)) ?? true }
+    func double(_ column: Int32) -> Double { result?.double(row, Int(column)) ?? 0 }
+    func string(_ column: Int32) -> String? { result?.string(row, Int(column)) }
+    func data(_ column: Int32) -> Data? { result?.data(row, Int(column)) }
+
+    /// The value of `column` by the type PostgreSQL gives the column: integers
+    /// as integers, floating-point numbers as reals, `bytea` as data, anything else as text.
+    func value(_ column: Int32) -> SQLBinding {
+        guard let result, !result.isNull(row, Int(column)) else { return .null }
+        switch result.typeOID(Int(column)) {
+        case 20, 21, 23: return .integer(result.int64(row, Int(column)) ?? 0)
+        case 700, 701: return .real(result.double(row, Int(column)) ?? 0)
+        case 17: return .blob(result.data(row, Int(column)) ?? Data())
+        default: return .text(result.string(row, Int(column)) ?? "")
+        }
+    }
 }
 
 extension PostgreSQLConnection: SQLStoreConnection {

@@ -70,6 +70,17 @@ enum SQLDialect {
         }
     }
 
+    /// How a deleted row's preserved value is read into a history tombstone column
+    /// (`ZTOMBSTONE<n>` of `ACHANGE`): SQLite's columns take any type, so the value as it is;
+    /// PostgreSQL's are `TEXT` (one column holds values of different attributes), so its text
+    /// form (`bytea` as `\x` and hex digits).
+    func tombstoneValue(_ column: String) -> String {
+        switch self {
+        case .sqlite: column
+        case .postgreSQL: "CAST(\(column) AS TEXT)"
+        }
+    }
+
     /// An INSERT of one row that does nothing when a row with the same key exists.
     func insertIgnoringDuplicates(into table: String, columns: [String], values: [String]) -> String {
         let list = "\(table) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"

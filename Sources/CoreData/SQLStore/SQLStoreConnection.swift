@@ -36,6 +36,10 @@ protocol SQLStoreConnection: AnyObject {
 /// ### Columns
 /// - ``int64(_:)``
 /// - ``isNull(_:)``
+/// - ``double(_:)``
+/// - ``string(_:)``
+/// - ``data(_:)``
+/// - ``value(_:)``
 protocol SQLStoreStatement: AnyObject {
     func bindNull(_ index: Int32) throws
     func bind(_ index: Int32, _ value: Int64) throws
@@ -65,4 +69,12 @@ protocol SQLStoreStatement: AnyObject {
     func int64(_ column: Int32) -> Int64
     /// Whether `column` of the current row is NULL.
     func isNull(_ column: Int32) -> Bool
+    /// The real number in `column` of the current row (0 for NULL).
+    func double(_ column: Int32) -> Double
+    /// The text in `column` of the current row; nil for NULL.
+    func string(_ column: Int32) -> String?
+    /// The binary data in `column` of the current row; nil for NULL.
+    func data(_ column: Int32) -> Data?
+    /// The value in `column` of the current row, of the type the engine reports for it.
+    func value(_ column: Int32) -> SQLBinding
 }

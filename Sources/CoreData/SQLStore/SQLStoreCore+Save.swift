@@ -12,14 +12,18 @@ extension SQLStoreCore {
     /// deletes still run, inside the doomed transaction, to find them all); the store rolls
     /// the transaction back. Locked rows are read with the dialect's share lock. The
     /// metadata row is rewritten when the metadata changed.
-    func applyChanges(_ changes: StoreChanges, on connection: Connection) throws {
+    ///
+    /// When the store tracks history, the save's history transaction is written last
+    /// (``recordHistory(_:on:)``, numbered in commit order); returns its number, nil when
+    /// none was recorded.
+    @discardableResult
+    func applyChanges(_ changes: StoreChanges, on connection: Connection) throws -> Int64? {
         var conflicts: [StoreConflict.Row] = []
         for lock in changes.locks {
             if let conflict = try check(lock, on: connection) { conflicts.append(conflict) }
         }
         // Before the writes: a deleted row's tombstone is read from the row itself.
-        // A conflict below rolls the transaction back, history included.
-        try recordHistory(changes, on: connection)
+        let history = try historyTransaction(for: changes, on: connection)
         for write in changes.inserts { try insert(write, on: connection) }
         for write in changes.updates {
             if let conflict = try update(write, on: connection) { conflicts.append(conflict) }
@@ -37,6 +41,8 @@ extension SQLStoreCore {
             metadata = SQLiteMetadata.keepingStoreKeys(metadata, from: storedMetadata as? [String: Any] ?? [:])
             try writeMetadata(metadata, on: connection)
         }
+        // Last, so that the numbering lock is held for as short a time as possible.
+        return try history.map { try recordHistory($0, on: connection) }
     }
 
     // MARK: Rows

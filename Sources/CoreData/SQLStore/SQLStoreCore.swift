@@ -57,9 +57,15 @@ protocol SQLStoreCore: StoreBackend {
     /// Called before the columns `fields` of row `pk` are replaced or the row is deleted, for
     /// an entity with external binary data.
     func willReplaceExternalData(of fields: [SQLField], table: String, pk: Int64, on connection: Connection) throws
-    /// Records the save's persistent history transaction (inside its transaction, before
-    /// its rows are written); nothing when the store keeps no history.
-    func recordHistory(_ changes: StoreChanges, on connection: Connection) throws
+    /// Whether saves record persistent history (`NSPersistentHistoryTrackingKey`), in the
+    /// history tables (`SQLStoreCore+History.swift`), which exist when this is true.
+    var tracksHistory: Bool { get }
+    /// Called inside a save's transaction just before its history transaction is numbered:
+    /// makes sure the history tables exist (SQLite adds them on the first save that records
+    /// history), and takes what keeps history numbers in commit order, held until the commit
+    /// (PostgreSQL's transaction-scoped advisory lock; SQLite's writer already holds the
+    /// whole database).
+    func willRecordHistory(on connection: Connection) throws
     /// Writes the metadata row of `Z_METADATA`.
     func writeMetadata(_ metadata: [String: Any], on connection: Connection) throws
 }

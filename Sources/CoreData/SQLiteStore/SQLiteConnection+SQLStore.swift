@@ -18,6 +18,17 @@ extension SQLiteStatement: SQLStoreStatement {
         return Int(sqlite3_changes(sqlite3_db_handle(handle)))
     }
 
+    /// The value of `column` in its storage class.
+    func value(_ column: Int32) -> SQLBinding {
+        switch SQLiteValue.read(self, column) {
+        case .null: .null
+        case .integer(let number): .integer(number)
+        case .double(let number): .real(number)
+        case .text(let text): .text(text)
+        case .blob(let data): .blob(data)
+        }
+    }
+
     /// Binds a decimal as Core Data's SQLite stores keep it: a REAL
     /// (<doc:StoreFormat#Attribute-columns>); text that is no number stays text.
     func bindDecimal(_ index: Int32, _ text: String) throws {

@@ -15,7 +15,7 @@ extension SQLiteStoreBackend: BatchStoreBackend {
             try connection.transaction {
                 let outcome: StoreBatchOutcome
                 // Preserved values of deleted rows, read before the rows go.
-                var tombstones: [StoreKey: [SQLiteValue]] = [:]
+                var tombstones: [StoreKey: [SQLBinding]] = [:]
                 switch operation {
                 case .insert(let insert): outcome = try batchInsert(insert, on: connection)
                 case .update(let update): outcome = try batchUpdate(update, files: &orphanedFiles, on: connection)
@@ -160,7 +160,7 @@ extension SQLiteStoreBackend: BatchStoreBackend {
 
     /// Deletes the selected rows and what the delete rules reach, nullifies inverses and
     /// removes join-table rows, a chunk of keys per statement.
-    private func batchDelete(_ delete: StoreBatchDelete, tombstones: inout [StoreKey: [SQLiteValue]],
+    private func batchDelete(_ delete: StoreBatchDelete, tombstones: inout [StoreKey: [SQLBinding]],
                              files: inout [String], on connection: SQLiteConnection) throws -> StoreBatchOutcome {
         let requested = try delete.plan.map { try fetchKeys($0) } ?? existingKeys(delete.keys, on: connection)
         guard !requested.isEmpty else { return StoreBatchOutcome() }

@@ -42,7 +42,7 @@ extension SQLiteStoreBackend {
             externalFilesReplaced = []
         }
         try writeFailure {
-            try connection.transaction { try applyChanges(changes, on: connection) }
+            try connection.transaction { _ = try applyChanges(changes, on: connection) }
         }
         // Committed: the new files stay, the replaced ones go (in the defer above).
         externalFilesWritten = externalFilesReplaced

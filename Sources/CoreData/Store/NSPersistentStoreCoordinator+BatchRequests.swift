@@ -13,10 +13,15 @@ extension NSPersistentStoreCoordinator {
         stateLock.lock()
         defer { stateLock.unlock() }
         guard let backend = store.backend as? BatchStoreBackend else { return nil }
-        let origin = (requestingContext as? any HistoryAuthoring)?.historyOrigin ?? HistoryOrigin()
-        let outcome = try backend.executeBatch(operation, origin: origin)
+        let outcome = try backend.executeBatch(operation, origin: requestingOrigin)
         forgetRows(of: store, roots: roots(of: outcome.changes.staleEntityIDs))
         return outcome
+    }
+
+    /// Who persistent history says made a batch request's changes: the context the
+    /// coordinator is serving.
+    var requestingOrigin: HistoryOrigin {
+        (requestingContext as? any HistoryAuthoring)?.historyOrigin ?? HistoryOrigin()
     }
 
     private func roots(of entityIDs: Set<Int>) -> Set<ObjectIdentifier> {
@@ -34,7 +39,7 @@ extension NSPersistentStoreCoordinator {
         let entity = insert.entity
         let backend = store.backend
         var pending: [StoreChanges.Write] = []
-        var changes = StoreChanges()
+        var changes = StoreChanges(origin: requestingOrigin)
         var outcome = StoreBatchOutcome()
         // Constraint values → the write (or stored row) holding them.
         var known: [[AnyHashable]: StoreRow] = [:]
@@ -115,7 +120,7 @@ extension NSPersistentStoreCoordinator {
         }
         let work = try BatchDeletion(deleting: existing, entities: { model.entity(forID: $0) }, backend: backend,
                                      collectLinks: true)
-        var changes = StoreChanges()
+        var changes = StoreChanges(origin: requestingOrigin)
         var outcome = StoreBatchOutcome()
         outcome.result = existing
         for key in work.deleted {

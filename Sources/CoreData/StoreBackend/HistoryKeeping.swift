@@ -1,6 +1,6 @@
 import Foundation
 
-/// A store that can keep persistent history (the SQLite store): it records one
+/// A store that can keep persistent history (the SQLite and PostgreSQL stores): it records one
 /// transaction per save when ``tracksHistory`` is on, and answers history requests.
 protocol HistoryKeeping: AnyObject {
     /// Whether the store was opened with `NSPersistentHistoryTrackingKey`.

@@ -40,10 +40,10 @@ private func batchInsert(_ titles: [String], into context: NSManagedObjectContex
 }
 
 @Suite struct PersistentHistoryBatchTests {
-    @Test("a batch insert, update and delete each record one transaction by the context's author")
-    func batchTransactions() throws {
-        let folder = try TemporaryDirectory()
-        let container = try historyContainer(in: folder)
+    @Test("a batch insert, update and delete each record one transaction by the context's author",
+          arguments: historyStoreTypes)
+    func batchTransactions(type: String) throws {
+        let container = try HistoryPlace(type).container()
         let context = container.newBackgroundContext()
         context.transactionAuthor = "importer"
         context.name = "batch"

@@ -18,10 +18,9 @@ private func saveNotes(_ count: Int, in container: NSPersistentContainer) throws
 }
 
 @Suite struct PersistentHistoryDeletionTests {
-    @Test("deleteHistory(before: token) removes that transaction and older ones; later ones stay")
-    func deleteBeforeToken() throws {
-        let folder = try TemporaryDirectory()
-        let container = try historyContainer(in: folder)
+    @Test("deleteHistory(before: token) removes that transaction and older ones; later ones stay", arguments: historyStoreTypes)
+    func deleteBeforeToken(type: String) throws {
+        let container = try HistoryPlace(type).container()
         let transactions = try saveNotes(3, in: container)
         let request = NSPersistentHistoryChangeRequest.deleteHistory(before: transactions[1].token)
         request.resultType = .count
@@ -32,10 +31,9 @@ private func saveNotes(_ count: Int, in container: NSPersistentContainer) throws
         #expect(try history(after: transactions[1].token, in: container.viewContext).count == 1)
     }
 
-    @Test("a token whose following history was deleted has expired (NSPersistentHistoryTokenExpiredError)")
-    func expiredToken() throws {
-        let folder = try TemporaryDirectory()
-        let container = try historyContainer(in: folder)
+    @Test("a token whose following history was deleted has expired (NSPersistentHistoryTokenExpiredError)", arguments: historyStoreTypes)
+    func expiredToken(type: String) throws {
+        let container = try HistoryPlace(type).container()
         let transactions = try saveNotes(3, in: container)
         _ = try container.viewContext.execute(NSPersistentHistoryChangeRequest.deleteHistory(before: transactions[1]))
         let error = #expect(throws: NSError.self) {
@@ -45,10 +43,9 @@ private func saveNotes(_ count: Int, in container: NSPersistentContainer) throws
         #expect(error?.code == NSPersistentHistoryTokenExpiredError)
     }
 
-    @Test("deleteHistory(before: date) removes the transactions committed before it")
-    func deleteBeforeDate() throws {
-        let folder = try TemporaryDirectory()
-        let container = try historyContainer(in: folder)
+    @Test("deleteHistory(before: date) removes the transactions committed before it", arguments: historyStoreTypes)
+    func deleteBeforeDate(type: String) throws {
+        let container = try HistoryPlace(type).container()
         let first = try saveNotes(2, in: container)
         Thread.sleep(forTimeInterval: 0.02)
         let cut = Date()
@@ -63,34 +60,33 @@ private func saveNotes(_ count: Int, in container: NSPersistentContainer) throws
         #expect(fetched?.count == 1)
     }
 
-    @Test("a store holding history opened without tracking is read-only, until its history is deleted")
-    func untrackedHistoryOpensReadOnly() throws {
-        let folder = try TemporaryDirectory()
+    @Test("a store holding history opened without tracking is read-only, until its history is deleted", arguments: historyStoreTypes)
+    func untrackedHistoryOpensReadOnly(type: String) throws {
+        let place = try HistoryPlace(type)
         do {
-            let container = try historyContainer(in: folder)
+            let container = try place.container()
             _ = try saveNotes(1, in: container)
         }
         do {
-            let container = try historyContainer(in: folder, tracking: false)
+            let container = try place.container(tracking: false)
             #expect(container.persistentStoreCoordinator.persistentStores[0].isReadOnly)
             NSEntityDescription.insertNewObject(forEntityName: "Note", into: container.viewContext).setValue("x", forKey: "title")
             #expect(throws: NSError.self) { try container.viewContext.save() }
         }
         do {
-            let container = try historyContainer(in: folder)
+            let container = try place.container()
             _ = try container.viewContext.execute(NSPersistentHistoryChangeRequest.deleteHistory(before: .distantFuture))
         }
-        let container = try historyContainer(in: folder, tracking: false)
+        let container = try place.container(tracking: false)
         #expect(!container.persistentStoreCoordinator.persistentStores[0].isReadOnly)
         NSEntityDescription.insertNewObject(forEntityName: "Note", into: container.viewContext).setValue("y", forKey: "title")
         try container.viewContext.save()
     }
 
-    @Test("a token of another store is refused")
-    func tokenOfAnotherStore() throws {
-        let one = try TemporaryDirectory(), two = try TemporaryDirectory()
-        let first = try historyContainer(in: one)
-        let second = try historyContainer(in: two)
+    @Test("a token of another store is refused", arguments: historyStoreTypes)
+    func tokenOfAnotherStore(type: String) throws {
+        let first = try HistoryPlace(type).container()
+        let second = try HistoryPlace(type).container()
         let foreign = try #require(try saveNotes(1, in: first).last?.token)
         _ = try saveNotes(1, in: second)
         let error = #expect(throws: NSError.self) { try history(after: foreign, in: second.viewContext) }

@@ -7,8 +7,8 @@ import CoreDataTestSupport
 
 @Suite struct PersistentHistoryFetchRequestTests {
     /// Three saves: two by "app" (context "main"), one by "widget" that deletes a note.
-    private func makeHistory(in folder: TemporaryDirectory) throws -> NSPersistentContainer {
-        let container = try historyContainer(in: folder)
+    private func makeHistory(_ type: String) throws -> NSPersistentContainer {
+        let container = try HistoryPlace(type).container()
         let context = container.viewContext
         context.name = "main"
         context.transactionAuthor = "app"
@@ -23,10 +23,9 @@ import CoreDataTestSupport
         return container
     }
 
-    @Test("a transaction fetch request's predicate keeps transactions by author")
-    func transactionsByAuthor() throws {
-        let folder = try TemporaryDirectory()
-        let container = try makeHistory(in: folder)
+    @Test("a transaction fetch request's predicate keeps transactions by author", arguments: historyStoreTypes)
+    func transactionsByAuthor(type: String) throws {
+        let container = try makeHistory(type)
         let request = NSPersistentHistoryChangeRequest.fetchHistory(after: nil as NSPersistentHistoryToken?)
         let fetch = try #require(NSPersistentHistoryTransaction.fetchRequest)
         fetch.predicate = NSPredicate(format: "%K != %@", "author", "app")
@@ -40,10 +39,9 @@ import CoreDataTestSupport
         #expect(entity?.attributesByName["author"] != nil)
     }
 
-    @Test("a change fetch request keeps the changes of one type, and the transactions holding them")
-    func changesByType() throws {
-        let folder = try TemporaryDirectory()
-        let container = try makeHistory(in: folder)
+    @Test("a change fetch request keeps the changes of one type, and the transactions holding them", arguments: historyStoreTypes)
+    func changesByType(type: String) throws {
+        let container = try makeHistory(type)
         let fetch = try #require(NSPersistentHistoryChange.fetchRequest)
         fetch.predicate = NSPredicate(format: "changeType == %d", NSPersistentHistoryChangeType.insert.rawValue)
         let request = NSPersistentHistoryChangeRequest.fetchHistory(withFetch: fetch)
@@ -56,10 +54,9 @@ import CoreDataTestSupport
         #expect(transactions.map(\.author) == ["app", "app"])
     }
 
-    @Test("a transaction predicate on context name with sort and limit")
-    func contextNameSortedLimited() throws {
-        let folder = try TemporaryDirectory()
-        let container = try makeHistory(in: folder)
+    @Test("a transaction predicate on context name with sort and limit", arguments: historyStoreTypes)
+    func contextNameSortedLimited(type: String) throws {
+        let container = try makeHistory(type)
         let fetch = try #require(NSPersistentHistoryTransaction.fetchRequest)
         fetch.predicate = NSPredicate(format: "contextName == %@", "main")
         fetch.sortDescriptors = [NSSortDescriptor(key: "transactionNumber", ascending: false)]
@@ -71,10 +68,9 @@ import CoreDataTestSupport
         #expect(transactions.allSatisfy { $0.changes == nil })
     }
 
-    @Test("a predicate on a key history does not have is an error, not an empty result")
-    func unknownKey() throws {
-        let folder = try TemporaryDirectory()
-        let container = try makeHistory(in: folder)
+    @Test("a predicate on a key history does not have is an error, not an empty result", arguments: historyStoreTypes)
+    func unknownKey(type: String) throws {
+        let container = try makeHistory(type)
         let fetch = try #require(NSPersistentHistoryTransaction.fetchRequest)
         fetch.predicate = NSPredicate(format: "colour == %@", "red")
         let request = NSPersistentHistoryChangeRequest.fetchHistory(withFetch: fetch)

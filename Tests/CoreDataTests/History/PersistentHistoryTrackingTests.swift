@@ -31,6 +31,49 @@ func historyContainer(in folder: TemporaryDirectory, tracking: Bool = true,
     return container
 }
 
+/// The store types that keep persistent history: SQLite, and PostgreSQL when a test cluster is
+/// given (`COREDATA_TEST_POSTGRES_URL`; without one a note says it is left out).
+let historyStoreTypes: [String] = allStoreTypes.filter { $0 != NSInMemoryStoreType }
+
+/// Where a test's history store lives: a `Notes.sqlite` in a temporary folder, or a database of
+/// the test cluster. Containers opened on it (``container(tracking:model:)``) keep it alive.
+final class HistoryPlace: @unchecked Sendable {
+    // @unchecked Sendable: every property is immutable after init.
+    let type: String
+    let folder: TemporaryDirectory
+    let database: PostgreSQLTestDatabase?
+
+    init(_ type: String) throws {
+        self.type = type
+        folder = try TemporaryDirectory()
+        database = type == NSPostgreSQLStoreType ? try PostgreSQLTestDatabase() : nil
+    }
+
+    /// The store's URL: the file, or the database's `postgresql://` URL.
+    var url: URL { database?.url ?? folder.file("Notes.sqlite") }
+
+    /// A container over the store, tracking history unless told otherwise.
+    func container(tracking: Bool = true, model: NSManagedObjectModel? = nil) throws -> HistoryNotesContainer {
+        let container = HistoryNotesContainer(name: "Notes", managedObjectModel: model ?? sharedNotesModel)
+        container.place = self
+        let description = NSPersistentStoreDescription(url: url)
+        description.type = type
+        if tracking { description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey) }
+        container.persistentStoreDescriptions = [description]
+        var loadError: Error?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+        return container
+    }
+}
+
+/// The notes app's container: holds on to the place its store lives (a test database is
+/// dropped when its last reference goes).
+final class HistoryNotesContainer: NSPersistentContainer, @unchecked Sendable {
+    // @unchecked Sendable: `place` is set once, before the container is shared.
+    var place: HistoryPlace?
+}
+
 /// One model for every container of these tests (a model's entities belong to one model).
 let sharedNotesModel = notesModel()
 
@@ -44,10 +87,9 @@ func history(after token: NSPersistentHistoryToken?, in context: NSManagedObject
 }
 
 @Suite struct PersistentHistoryTrackingTests {
-    @Test("each save records one transaction with the context's author and name")
-    func saveRecordsTransaction() throws {
-        let folder = try TemporaryDirectory()
-        let container = try historyContainer(in: folder)
+    @Test("each save records one transaction with the context's author and name", arguments: historyStoreTypes)
+    func saveRecordsTransaction(type: String) throws {
+        let container = try HistoryPlace(type).container()
         let context = container.newBackgroundContext()
         context.name = "editor"
         context.transactionAuthor = "app"
@@ -75,10 +117,9 @@ func history(after token: NSPersistentHistoryToken?, in context: NSManagedObject
         #expect(transactions.allSatisfy { $0.storeID == container.persistentStoreCoordinator.persistentStores[0].identifier })
     }
 
-    @Test("an update records the properties it changed")
-    func updateRecordsProperties() throws {
-        let folder = try TemporaryDirectory()
-        let container = try historyContainer(in: folder)
+    @Test("an update records the properties it changed", arguments: historyStoreTypes)
+    func updateRecordsProperties(type: String) throws {
+        let container = try HistoryPlace(type).container()
         let context = container.viewContext
         let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
         note.setValue("draft", forKey: "title")
@@ -95,10 +136,9 @@ func history(after token: NSPersistentHistoryToken?, in context: NSManagedObject
         #expect(Set(change.updatedProperties?.map(\.name) ?? []) == ["title", "body"])
     }
 
-    @Test("a delete keeps the values of attributes preserved in history")
-    func deleteRecordsTombstone() throws {
-        let folder = try TemporaryDirectory()
-        let container = try historyContainer(in: folder)
+    @Test("a delete keeps the values of attributes preserved in history", arguments: historyStoreTypes)
+    func deleteRecordsTombstone(type: String) throws {
+        let container = try HistoryPlace(type).container()
         let context = container.viewContext
         let created = Date(timeIntervalSinceReferenceDate: 700_000_000)
         let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
@@ -134,10 +174,30 @@ func history(after token: NSPersistentHistoryToken?, in context: NSManagedObject
         #expect(Set(try database.columns("ATRANSACTION").keys) == ["Z_PK", "Z_ENT", "Z_OPT", "ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS", "ZTIMESTAMP", "ZAUTHOR", "ZBUNDLEID", "ZCONTEXTNAME", "ZPROCESSID", "ZQUERYGEN"])
     }
 
-    @Test("a failed save records no history")
-    func failedSaveRecordsNothing() throws {
-        let folder = try TemporaryDirectory()
-        let container = try historyContainer(in: folder)
+    @Test("on PostgreSQL the history tables are Apple's too, their rows as on SQLite",
+          .enabled(if: PostgreSQLTestDatabase.isAvailable, PostgreSQLTestDatabase.skipReason))
+    func tablesInAppleLayoutOnPostgreSQL() throws {
+        let place = try HistoryPlace(NSPostgreSQLStoreType)
+        let container = try place.container()
+        let context = container.viewContext
+        NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue("a", forKey: "title")
+        context.transactionAuthor = "tester"
+        try context.save()
+        let database = try #require(place.database)
+        func strings(_ sql: String) throws -> [String] { try database.rows(sql).map { "\($0[0] ?? "nil")" } }
+        #expect(try strings("SELECT Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT >= 16001 ORDER BY Z_ENT") == ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"])
+        #expect(try strings("SELECT ZNAME FROM ATRANSACTIONSTRING a JOIN ATRANSACTION t ON t.ZAUTHORTS = a.Z_PK") == ["tester"])
+        #expect(try strings("SELECT ZCHANGETYPE || '/' || ZENTITYPK || '/' || ZTRANSACTIONID FROM ACHANGE") == ["0/1/1"])
+        #expect(try strings("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16002") == ["1"])
+        let columns = try strings("SELECT upper(column_name) FROM information_schema.columns WHERE table_name = 'atransaction'")
+        #expect(Set(columns) == ["Z_PK", "Z_ENT", "Z_OPT", "ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS", "ZTIMESTAMP", "ZAUTHOR", "ZBUNDLEID", "ZCONTEXTNAME", "ZPROCESSID", "ZQUERYGEN"])
+        // One tombstone column per preserved attribute (title, created), as text.
+        #expect(try strings("SELECT upper(column_name) || ' ' || data_type FROM information_schema.columns WHERE table_name = 'achange' AND column_name LIKE 'ztombstone%' ORDER BY 1") == ["ZTOMBSTONE0 text", "ZTOMBSTONE1 text"])
+    }
+
+    @Test("a failed save records no history", arguments: historyStoreTypes)
+    func failedSaveRecordsNothing(type: String) throws {
+        let container = try HistoryPlace(type).container()
         let context = container.viewContext
         let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
         note.setValue("one", forKey: "title")
@@ -154,10 +214,9 @@ func history(after token: NSPersistentHistoryToken?, in context: NSManagedObject
         #expect(try history(after: token, in: context).isEmpty)
     }
 
-    @Test("a store without tracking records no history and refuses history requests")
-    func untrackedStore() throws {
-        let folder = try TemporaryDirectory()
-        let container = try historyContainer(in: folder, tracking: false)
+    @Test("a store without tracking records no history and refuses history requests", arguments: historyStoreTypes)
+    func untrackedStore(type: String) throws {
+        let container = try HistoryPlace(type).container(tracking: false)
         let context = container.viewContext
         NSEntityDescription.insertNewObject(forEntityName: "Note", into: context).setValue("a", forKey: "title")
         try context.save()
@@ -167,10 +226,9 @@ func history(after token: NSPersistentHistoryToken?, in context: NSManagedObject
         }
     }
 
-    @Test("a history token survives secure archiving and compares equal")
-    func tokenArchives() throws {
-        let folder = try TemporaryDirectory()
-        let container = try historyContainer(in: folder)
+    @Test("a history token survives secure archiving and compares equal", arguments: historyStoreTypes)
+    func tokenArchives(type: String) throws {
+        let container = try HistoryPlace(type).container()
         _ = NSEntityDescription.insertNewObject(forEntityName: "Note", into: container.viewContext)
         try container.viewContext.save()
         let token = try #require(container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil))
