@@ -56,7 +56,10 @@ extension PostgreSQLStoreBackend {
             } catch let error as NSError where attempt < Self.saveAttempts
                 && ((error.userInfo[NSUnderlyingErrorKey] as? NSError)?.userInfo["PostgreSQLState"] as? String)
                     .map({ $0 == "40001" || $0 == "40P01" }) == true {
-                // Nothing of it was committed: the server rolled the transaction back.
+                // Nothing of it was committed: the server rolled the transaction back. A short
+                // random pause, longer at each attempt, keeps the saves that collided from
+                // colliding again in step.
+                usleep(UInt32.random(in: 1_000...10_000) * UInt32(attempt))
                 attempt += 1
             }
         }

@@ -19,17 +19,21 @@ extension SQLStoreCore {
     @discardableResult
     func applyChanges(_ changes: StoreChanges, on connection: Connection) throws -> Int64? {
         var conflicts: [StoreConflict.Row] = []
-        for lock in changes.locks {
+        // Existing rows are locked (read FOR SHARE, updated, deleted) in one order in every
+        // process, by entity then primary key, so two saves touching the same rows wait for
+        // each other instead of deadlocking (PostgreSQL refused such saves with 40P01 under
+        // load, and retries could run out). The context's own order is a hash order.
+        for lock in changes.locks.sorted(by: { Self.lockOrder($0.entity, $0.pk, $1.entity, $1.pk) }) {
             if let conflict = try check(lock, on: connection) { conflicts.append(conflict) }
         }
         // Before the writes: a deleted row's tombstone is read from the row itself.
         let history = try historyTransaction(for: changes, on: connection)
         for write in changes.inserts { try insert(write, on: connection) }
-        for write in changes.updates {
+        for write in changes.updates.sorted(by: { Self.lockOrder($0.entity, $0.pk, $1.entity, $1.pk) }) {
             if let conflict = try update(write, on: connection) { conflicts.append(conflict) }
         }
         for link in changes.linksRemoved { try removeLink(link, on: connection) }
-        for delete in changes.deletes {
+        for delete in changes.deletes.sorted(by: { Self.lockOrder($0.entity, $0.pk, $1.entity, $1.pk) }) {
             if let conflict = try self.delete(delete, on: connection) { conflicts.append(conflict) }
         }
         if !conflicts.isEmpty { throw StoreConflict(rows: conflicts) }
@@ -43,6 +47,15 @@ extension SQLStoreCore {
         }
         // Last, so that the numbering lock is held for as short a time as possible.
         return try history.map { try recordHistory($0, on: connection) }
+    }
+
+    /// Whether the row (`entity`, `pk`) is locked before (`otherEntity`, `otherPK`): the one
+    /// order every save takes its row locks in.
+    private static func lockOrder(
+        _ entity: NSEntityDescription, _ pk: Int64, _ otherEntity: NSEntityDescription, _ otherPK: Int64
+    ) -> Bool {
+        let id = entity.runtime.entityID, otherID = otherEntity.runtime.entityID
+        return id != otherID ? id < otherID : pk < otherPK
     }
 
     // MARK: Rows
