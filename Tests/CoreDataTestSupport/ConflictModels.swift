@@ -70,4 +70,23 @@ public enum ConflictModels {
         "error": .error, "storeTrump": .mergeByPropertyStoreTrump, "objectTrump": .mergeByPropertyObjectTrump,
         "overwrite": .overwrite, "rollback": .rollback,
     ]
+
+    /// Inserts, into `context` (without saving), the note every merge-policy test starts
+    /// from: "Draft" / "Text" / count 1, owned by Ann, tagged red, with one entry "first".
+    /// Call it on the context's queue; the model is ``notes()``.
+    @discardableResult
+    public static func insertDraftNote(into context: NSManagedObjectContext) -> NSManagedObject {
+        let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+        note.setValuesForKeys(["title": "Draft", "body": "Text", "count": Int64(1)])
+        let ann = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
+        ann.setValue("Ann", forKey: "name")
+        note.setValue(ann, forKey: "owner")
+        let red = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
+        red.setValue("red", forKey: "name")
+        note.mutableSetValue(forKey: "tags").add(red)
+        let entry = NSEntityDescription.insertNewObject(forEntityName: "Entry", into: context)
+        entry.setValue("first", forKey: "text")
+        entry.setValue(note, forKey: "note")
+        return note
+    }
 }

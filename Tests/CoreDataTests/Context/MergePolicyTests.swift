@@ -48,19 +48,7 @@ final class SharedNotes {
     /// Saves a note "Draft" / "Text" / 1 owned by Ann, tagged red, with one entry.
     func seed() throws {
         let context = first.newBackgroundContext()
-        let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
-        note.setValue("Draft", forKey: "title")
-        note.setValue("Text", forKey: "body")
-        note.setValue(1, forKey: "count")
-        let ann = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
-        ann.setValue("Ann", forKey: "name")
-        note.setValue(ann, forKey: "owner")
-        let red = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
-        red.setValue("red", forKey: "name")
-        note.mutableSetValue(forKey: "tags").add(red)
-        let entry = NSEntityDescription.insertNewObject(forEntityName: "Entry", into: context)
-        entry.setValue("first", forKey: "text")
-        entry.setValue(note, forKey: "note")
+        ConflictModels.insertDraftNote(into: context)
         try context.save()
     }
 

@@ -50,17 +50,7 @@ final class StaleReaderScene {
         reader.mergePolicy = readerPolicy
         let writer = self.writer, reader = self.reader
         noteID = try writer.performAndWait {
-            let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: writer)
-            note.setValuesForKeys(["title": "Draft", "body": "Text", "count": Int64(1)])
-            let ann = NSEntityDescription.insertNewObject(forEntityName: "Person", into: writer)
-            ann.setValue("Ann", forKey: "name")
-            note.setValue(ann, forKey: "owner")
-            let red = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: writer)
-            red.setValue("red", forKey: "name")
-            note.mutableSetValue(forKey: "tags").add(red)
-            let entry = NSEntityDescription.insertNewObject(forEntityName: "Entry", into: writer)
-            entry.setValue("first", forKey: "text")
-            entry.setValue(note, forKey: "note")
+            let note = ConflictModels.insertDraftNote(into: writer)
             try writer.save()
             return note.objectID
         }

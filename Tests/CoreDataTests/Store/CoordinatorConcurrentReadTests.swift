@@ -19,7 +19,7 @@ import CoreDataTestSupport
         coordinator.lock()
         var lockedOutside: Bool?
         let count = try coordinator.readOutsideLock(store, { backend in
-            lockedOutside = runOnAnotherThread {
+            lockedOutside = onAnotherThread {
                 let got = coordinator.tryLock()
                 if got { coordinator.unlock() }
                 return got
@@ -37,7 +37,7 @@ import CoreDataTestSupport
         let store = try #require(stack.coordinator.persistentStores.first)
         stack.coordinator.lock()
         let lockedOutside = try stack.coordinator.readOutsideLock(store, { _ in
-            runOnAnotherThread {
+            onAnotherThread {
                 let got = stack.coordinator.tryLock()
                 if got { stack.coordinator.unlock() }
                 return got
@@ -159,23 +159,6 @@ import CoreDataTestSupport
         let names = fresh.performAndWait { Set(ids.map { fresh.object(with: $0).value(forKey: "name") as? String }) }
         #expect(names == ["v\(rounds)"])
     }
-}
-
-/// Runs `body` on a new thread and returns its result once it has finished.
-private func runOnAnotherThread<T>(_ body: @escaping @Sendable () -> T) -> T {
-    let box = ThreadBox<T>()
-    let finished = DispatchSemaphore(value: 0)
-    Thread {
-        box.value = body()
-        finished.signal()
-    }.start()
-    finished.wait()
-    return box.value!
-}
-
-private final class ThreadBox<T>: @unchecked Sendable {
-    // @unchecked Sendable: written by the thread before it signals, read after the wait.
-    var value: T?
 }
 
 /// Failures seen by several threads.

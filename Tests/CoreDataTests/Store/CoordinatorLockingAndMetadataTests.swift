@@ -104,20 +104,3 @@ private final class FetchedCount: @unchecked Sendable {
         set { lock.lock(); stored = newValue; lock.unlock() }
     }
 }
-
-/// Runs `body` on a new thread and returns its result once it has finished.
-private func onAnotherThread<T>(_ body: @escaping @Sendable () -> T) -> T {
-    let box = ThreadResult<T>()
-    let finished = DispatchSemaphore(value: 0)
-    Thread {
-        box.value = body()
-        finished.signal()
-    }.start()
-    finished.wait()
-    return box.value!
-}
-
-private final class ThreadResult<T>: @unchecked Sendable {
-    // @unchecked Sendable: written by the thread before it signals, read after the wait.
-    var value: T?
-}
