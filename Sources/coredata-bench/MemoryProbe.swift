@@ -47,6 +47,14 @@ enum MemoryProbe {
             if let failure { throw failure }
             let context = container.newBackgroundContext()
             try context.performAndWait {
+                // The store in use before measuring, as the raw side's connection is: a
+                // first read opens what a store opens once (a WAL reader connection, its
+                // page cache's first block, a compiled statement: ~100 KB), which is no
+                // part of what N objects cost or leave behind.
+                let first = NSFetchRequest<Record>(entityName: "Record")
+                first.fetchLimit = 1
+                _ = try context.fetch(first)
+                context.reset()
                 let heapBefore = heapInUse()
                 let peakReset = ProcessMemory.resetPeak()
                 let before = ProcessMemory.status("VmRSS")
@@ -76,6 +84,10 @@ enum MemoryProbe {
             }
         } else {
             let db = try RawDatabase(path: path)
+            // The same first read as our side's.
+            let first = try db.prepare(RawDatabase.recordSelect + " ORDER BY Z_PK LIMIT 1")
+            _ = sqlite3_step(first)
+            sqlite3_finalize(first)
             let heapBefore = heapInUse()
             let peakReset = ProcessMemory.resetPeak()
             let before = ProcessMemory.status("VmRSS")
