@@ -12,6 +12,7 @@
 #include "cdr_private.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 struct cdr_object {
@@ -26,15 +27,33 @@ struct cdr_object {
     cdr_value values[];
 };
 
-static pthread_mutex_t fulfil_lock = PTHREAD_MUTEX_INITIALIZER;
-static cdr_fulfil_fn fulfil_fn;
-static void *fulfil_info;
+/*
+ * The fulfil callback and its info, published as one immutable record through an atomic
+ * pointer: every fire reads it with one acquire load instead of taking a process-wide
+ * mutex (which every thread firing faults contended for). A replaced record is never
+ * freed, since a fire on another thread may still be reading it; it stays reachable
+ * through `previous` (the Swift layer installs once, the C tests a few times).
+ */
+typedef struct fulfil_record {
+    cdr_fulfil_fn fn;
+    void *info;
+    struct fulfil_record *previous;
+} fulfil_record;
+
+static pthread_mutex_t fulfil_install_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(fulfil_record *) fulfil_current;
 
 void cdr_set_fulfil_callback(cdr_fulfil_fn fn, void *info) {
-    pthread_mutex_lock(&fulfil_lock);
-    fulfil_fn = fn;
-    fulfil_info = info;
-    pthread_mutex_unlock(&fulfil_lock);
+    fulfil_record *record = malloc(sizeof *record);
+    if (record == NULL) {
+        return;
+    }
+    record->fn = fn;
+    record->info = info;
+    pthread_mutex_lock(&fulfil_install_lock);
+    record->previous = atomic_load_explicit(&fulfil_current, memory_order_relaxed);
+    atomic_store_explicit(&fulfil_current, record, memory_order_release);
+    pthread_mutex_unlock(&fulfil_install_lock);
 }
 
 /* ---- creation and teardown ---------------------------------------------------------- */
@@ -136,10 +155,9 @@ int cdr_object_fire(cdr_object *object) {
     if (object->state == CDR_FIRING) {
         return CDR_EBUSY;
     }
-    pthread_mutex_lock(&fulfil_lock);
-    cdr_fulfil_fn fn = fulfil_fn;
-    void *info = fulfil_info;
-    pthread_mutex_unlock(&fulfil_lock);
+    const fulfil_record *record = atomic_load_explicit(&fulfil_current, memory_order_acquire);
+    cdr_fulfil_fn fn = record != NULL ? record->fn : NULL;
+    void *info = record != NULL ? record->info : NULL;
     if (fn == NULL) {
         return CDR_EFULFIL;
     }
