@@ -114,7 +114,9 @@ void cdr_value_clear(cdr_value *value) {
 
     switch ((cdr_type)old.type) {
     case CDR_TEXT:
-        free((void *)old.u.text);
+        if ((old.pad[0] & CDR_VALUE_IN_ROW) == 0) {
+            free((void *)old.u.text);
+        }
         break;
     case CDR_BLOB:
         free((void *)old.u.blob);

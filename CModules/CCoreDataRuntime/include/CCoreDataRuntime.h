@@ -69,10 +69,14 @@ typedef struct cdr_key {
 
 typedef struct cdr_set cdr_set;
 
+/** `cdr_value.pad[0]`: the TEXT payload lies in its row's own block (see
+ *  cdr_row_create_with_text) and goes with the row; clearing the value does not free it. */
+#define CDR_VALUE_IN_ROW 0x01
+
 /** One tagged value. 24 bytes. Payloads of TEXT/BLOB/SET are owned by the holder. */
 typedef struct cdr_value {
     uint8_t type;    /**< a cdr_type */
-    uint8_t pad[3];
+    uint8_t pad[3];  /**< pad[0]: CDR_VALUE_IN_ROW or 0; a copy always has 0 */
     uint32_t length; /**< byte length of TEXT (without the NUL) and BLOB; 0 otherwise */
     union {
         int64_t i;         /**< INT64; BOOL as 0/1 */
@@ -173,6 +177,10 @@ typedef struct cdr_row cdr_row;
 
 /** A row of `count` NULL values with a reference count of 1. */
 CDR_HIDDEN cdr_row *cdr_row_create(int32_t count);
+/** A row of `count` NULL values whose allocation also has room for `text_bytes` bytes of
+ *  TEXT payloads (each with its NUL): cdr_row_set copies text there while it fits instead
+ *  of allocating a copy per value, so a decoded row is one allocation. */
+CDR_HIDDEN cdr_row *cdr_row_create_with_text(int32_t count, size_t text_bytes);
 CDR_HIDDEN cdr_row *cdr_row_retain(cdr_row *row);
 CDR_HIDDEN void cdr_row_release(cdr_row *row);
 CDR_HIDDEN int32_t cdr_row_count(const cdr_row *row);

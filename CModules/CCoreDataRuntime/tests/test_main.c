@@ -50,6 +50,7 @@ int main(void) {
     test_sets_small();
     test_sets_large();
     test_rows();
+    test_row_text_area();
     test_faults();
     test_dirty();
     test_snapshot();

@@ -51,6 +51,7 @@ void test_setters(void);
 void test_text_blob_uuid(void);
 void test_references(void);
 void test_rows(void);
+void test_row_text_area(void);
 void test_sets_small(void);
 void test_sets_large(void);
 void test_mutable_set(void);

@@ -431,3 +431,37 @@ void test_rows(void) {
     cdr_row_release(NULL);
 }
 
+/* A row with a text area: text goes there (one allocation) while it fits, then to copies
+ * of its own; values copied out of the row own their text; replacing and freeing leaks
+ * nothing and frees nothing twice (the sanitizer run checks both). */
+void test_row_text_area(void) {
+    cdr_row *row = cdr_row_create_with_text(4, 3 + 1 + 0 + 1);
+    CHECK(row != NULL && cdr_row_count(row) == 4 && cdr_row_get(row, 3)->type == CDR_NULL);
+    CHECK(cdr_row_set_text(row, 0, "a\0b", 3) == CDR_OK);
+    const cdr_value *in_row = cdr_row_get(row, 0);
+    CHECK(in_row->pad[0] == CDR_VALUE_IN_ROW && in_row->length == 3 && memcmp(in_row->u.text, "a\0b", 4) == 0);
+    CHECK(cdr_row_set_text(row, 1, "", 0) == CDR_OK && cdr_row_get(row, 1)->pad[0] == CDR_VALUE_IN_ROW);
+    CHECK(cdr_row_get(row, 1)->u.text[0] == '\0');
+    /* The area is full: the next text gets an allocation of its own. */
+    CHECK(cdr_row_set_text(row, 2, "xy", 2) == CDR_OK && cdr_row_get(row, 2)->pad[0] == 0);
+    CHECK(strcmp(cdr_row_get(row, 2)->u.text, "xy") == 0);
+    cdr_value copy;
+    CHECK(cdr_value_copy(&copy, in_row) == CDR_OK && copy.pad[0] == 0 && copy.u.text != in_row->u.text);
+    CHECK(cdr_value_equal(&copy, in_row));
+    /* Replacing a value in the area, with a number and then with text again. */
+    CHECK(cdr_row_set_int64(row, 0, 5) == CDR_OK && cdr_row_get(row, 0)->u.i == 5);
+    CHECK(cdr_row_set_text(row, 0, "zz", 2) == CDR_OK && strcmp(cdr_row_get(row, 0)->u.text, "zz") == 0);
+    /* Text copied from another area row. */
+    cdr_row *other = cdr_row_create_with_text(1, 64);
+    CHECK(cdr_row_set(other, 0, cdr_row_get(row, 2)) == CDR_OK && other != NULL);
+    CHECK(cdr_row_get(other, 0)->pad[0] == CDR_VALUE_IN_ROW && strcmp(cdr_row_get(other, 0)->u.text, "xy") == 0);
+    cdr_row_release(row);
+    CHECK(strcmp(copy.u.text, "a") == 0 && copy.length == 3);
+    cdr_value_clear(&copy);
+    cdr_row_release(other);
+    CHECK(cdr_row_create_with_text(-1, 8) == NULL);
+    cdr_row *plain = cdr_row_create_with_text(1, 0);
+    CHECK(cdr_row_set_text(plain, 0, "q", 1) == CDR_OK && cdr_row_get(plain, 0)->pad[0] == 0);
+    cdr_row_release(plain);
+}
+

@@ -48,14 +48,14 @@ extension PostgreSQLStoreBackend {
     // MARK: - Decoding rows
 
     /// The row under the statement's cursor, whose columns are its table's select list, of
-    /// the plan's entity. Values arrive as PostgreSQL's text.
-    func decodeRow(_ statement: PostgreSQLStoreStatement, _ plan: SQLEntityPlan) throws -> StoreRow {
+    /// the plan's entity, read at `loadedAt`. Values arrive as PostgreSQL's text.
+    func decodeRow(_ statement: PostgreSQLStoreStatement, _ plan: SQLEntityPlan, loadedAt: TimeInterval) throws -> StoreRow {
         guard let result = statement.result else {
             throw CoreDataError.make(NSPersistentStoreOperationError, "\(storeName) was asked for a row before its statement ran.")
         }
         let r = statement.row
         let pk = result.int64(r, 0) ?? 0
-        let row = StoreRow(entity: plan.entity, pk: pk, version: result.int64(r, 2) ?? 0)
+        let row = StoreRow(entity: plan.entity, pk: pk, version: result.int64(r, 2) ?? 0, textBytes: 0, loadedAt: loadedAt)
         for field in plan.fields {
             let i = Int(field.position)
             if result.isNull(r, i) { continue }

@@ -15,6 +15,14 @@ struct RowValues: ~Copyable {
         handle = cdr_row_create(max(0, count))!
     }
 
+    /// A row of `count` NULL values in one allocation with room for `textBytes` bytes of
+    /// text (each value's bytes plus one): text written while it fits goes there, with no
+    /// allocation of its own (a store sizes it to the row it decodes).
+    init(count: Int32, textBytes: Int) {
+        _ = RuntimeBridge.referencesRetained
+        handle = cdr_row_create_with_text(max(0, count), max(0, textBytes))!
+    }
+
     deinit { cdr_row_release(handle) }
 
     var count: Int32 { cdr_row_count(handle) }

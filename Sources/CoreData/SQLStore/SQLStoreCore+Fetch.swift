@@ -12,10 +12,11 @@ extension SQLStoreCore {
             try statement.bind(bindings)
             var rows: [StoreRow] = []
             var last: (entityID: Int, plan: SQLEntityPlan?) = (-1, nil)
+            let now = StoreRow.now()
             while try statement.step() {
                 let entityID = Int(statement.int64(1))
                 if entityID != last.entityID { last = (entityID, try rowPlan(entityID, table: t, pk: statement.int64(0))) }
-                if let plan = last.plan { rows.append(try decodeRow(statement, plan)) }
+                if let plan = last.plan { rows.append(try decodeRow(statement, plan, loadedAt: now)) }
             }
             return rows
         }
@@ -65,7 +66,8 @@ extension SQLStoreCore {
             try statement.bind(1, pk)
             defer { statement.reset() }
             guard try statement.step() else { return nil }
-            return try decodeRow(statement, rowPlan(Int(statement.int64(1)), table: t, pk: statement.int64(0)))
+            return try decodeRow(statement, rowPlan(Int(statement.int64(1)), table: t, pk: statement.int64(0)),
+                                 loadedAt: StoreRow.now())
         }
     }
 
@@ -85,8 +87,10 @@ extension SQLStoreCore {
                 let statement = try connection.statement(sql)
                 defer { statement.reset() }
                 for (i, pk) in chunk.enumerated() { try statement.bind(Int32(i + 1), pk) }
+                let now = StoreRow.now()
                 while try statement.step() {
-                    rows.append(try decodeRow(statement, rowPlan(Int(statement.int64(1)), table: t, pk: statement.int64(0))))
+                    rows.append(try decodeRow(statement, rowPlan(Int(statement.int64(1)), table: t, pk: statement.int64(0)),
+                                              loadedAt: now))
                 }
             }
         }

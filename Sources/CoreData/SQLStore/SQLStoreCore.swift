@@ -20,7 +20,7 @@ import Foundation
 /// ### Engine
 /// - ``dialect``
 /// - ``reading(_:)``
-/// - ``decodeRow(_:_:)``
+/// - ``decodeRow(_:_:loadedAt:)``
 protocol SQLStoreCore: StoreBackend {
     associatedtype Connection: SQLStoreConnection
 
@@ -49,8 +49,9 @@ protocol SQLStoreCore: StoreBackend {
     /// A predicate compiler for fetches of `entity`, in the store's dialect.
     func makeCompiler(_ entity: NSEntityDescription) -> SQLPredicateCompiler
     /// The row under the statement's cursor, whose columns are its table's full select list
-    /// (``fetchColumnLists``), of the plan's entity.
-    func decodeRow(_ statement: Connection.Statement, _ plan: SQLEntityPlan) throws -> StoreRow
+    /// (``fetchColumnLists``), of the plan's entity, read at `loadedAt` (``StoreRow/now()``,
+    /// taken once per statement).
+    func decodeRow(_ statement: Connection.Statement, _ plan: SQLEntityPlan, loadedAt: TimeInterval) throws -> StoreRow
 
     /// Binds a binary value of an attribute that allows external storage.
     func bindExternal(_ bytes: UnsafeRawBufferPointer, to statement: Connection.Statement, at index: Int32) throws

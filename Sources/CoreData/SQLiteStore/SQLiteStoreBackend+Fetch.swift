@@ -99,14 +99,25 @@ extension SQLiteStoreBackend {
 
     /// The row under the statement's cursor (a SELECT list of table `t`); throws when its
     /// `Z_ENT` is not an entity of that table.
-    func decodeRow(_ statement: SQLiteStatement, table t: Int) throws -> StoreRow {
-        try decodeRow(statement, rowPlan(Int(statement.int64(1)), table: t, pk: statement.int64(0)))
+    func decodeRow(_ statement: SQLiteStatement, table t: Int, loadedAt: TimeInterval) throws -> StoreRow {
+        try decodeRow(statement, rowPlan(Int(statement.int64(1)), table: t, pk: statement.int64(0)), loadedAt: loadedAt)
     }
 
     /// The row under the cursor, of the plan's entity. The common column kinds holding
     /// their usual storage class are read inline; everything else goes through `decode`.
-    func decodeRow(_ statement: SQLiteStatement, _ plan: EntityPlan) throws -> StoreRow {
-        let row = StoreRow(entity: plan.entity, pk: statement.int64(0), version: statement.int64(2))
+    ///
+    /// The row is one allocation: its text columns are measured first, and the row gets
+    /// room for their bytes after its values.
+    func decodeRow(_ statement: SQLiteStatement, _ plan: EntityPlan, loadedAt: TimeInterval) throws -> StoreRow {
+        let handle = statement.handle
+        var textBytes = 0
+        plan.decodeOps.withUnsafeBufferPointer { ops in
+            for op in ops where op.kind == .text && sqlite3_column_type(handle, op.position) == SQLITE_TEXT {
+                textBytes += Int(sqlite3_column_bytes(handle, op.position)) + 1
+            }
+        }
+        let row = StoreRow(entity: plan.entity, pk: statement.int64(0), version: statement.int64(2),
+                           textBytes: textBytes, loadedAt: loadedAt)
         try decodeFields(statement, plan, pk: row.pk, into: row.values)
         return row
     }

@@ -20,8 +20,9 @@ extension SQLiteStoreBackend {
             try statement.bind(1, pk)
             defer { statement.reset() }
             var rows: [StoreRow] = []
+            let now = StoreRow.now()
             while try statement.step() {
-                let row = try decodeRow(statement, table: table)
+                let row = try decodeRow(statement, table: table, loadedAt: now)
                 try checkMember(row.entity.runtime.entityID, of: destination, table: schema.tables[table].name,
                                 pk: row.pk, column: "Z_ENT", relationship: relationship)
                 rows.append(row)

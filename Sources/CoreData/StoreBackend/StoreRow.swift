@@ -9,9 +9,9 @@ final class StoreRow: @unchecked Sendable {
     /// `Z_OPT`, the optimistic-locking version.
     let version: Int64
     let values: RowValues
-    /// When the row was read or written (seconds of system uptime), for the contexts'
-    /// `stalenessInterval`.
-    let loadedAt = ProcessInfo.processInfo.systemUptime
+    /// When the row was read or written (seconds of system uptime, ``now()``), for the
+    /// contexts' `stalenessInterval`.
+    let loadedAt: TimeInterval
 
     /// A row of NULLs shaped like the entity's layout, for its filler to write.
     init(entity: NSEntityDescription, pk: Int64, version: Int64) {
@@ -19,7 +19,22 @@ final class StoreRow: @unchecked Sendable {
         self.pk = pk
         self.version = version
         self.values = RowValues(count: entity.runtime.layout.slotCount)
+        self.loadedAt = Self.now()
     }
+
+    /// A row of NULLs for a store's decoder: `textBytes` is room for its text values in the
+    /// row's own allocation (see ``RowValues/init(count:textBytes:)``), and `loadedAt` the
+    /// time of the read, taken once for all the rows of one statement.
+    init(entity: NSEntityDescription, pk: Int64, version: Int64, textBytes: Int, loadedAt: TimeInterval) {
+        self.entity = entity
+        self.pk = pk
+        self.version = version
+        self.values = RowValues(count: entity.runtime.layout.slotCount, textBytes: textBytes)
+        self.loadedAt = loadedAt
+    }
+
+    /// The clock of ``loadedAt``: seconds of system uptime.
+    static func now() -> TimeInterval { ProcessInfo.processInfo.systemUptime }
 
     var key: StoreKey { StoreKey(entityID: entity.runtime.entityID, pk: pk) }
 }
