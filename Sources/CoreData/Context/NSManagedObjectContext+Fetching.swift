@@ -164,13 +164,19 @@ extension NSManagedObjectContext {
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(rows.count)
         var created: [NSManagedObject] = []
+        created.reserveCapacity(rows.count)
         var createdKeys: [RegistryKey] = []
+        createdKeys.reserveCapacity(rows.count)
+        // The class of the last row's entity: rows come in runs of one entity.
+        var last: (entity: NSEntityDescription?, type: NSManagedObject.Type) = (nil, NSManagedObject.self)
         for (i, row) in rows.enumerated() {
             if let object = found[i] {
                 objects.append(object)
                 continue
             }
-            let object = makeUnregisteredFault(NSManagedObjectID(entity: row.entity, store: store, reference: .permanent(row.pk)))
+            if last.entity !== row.entity { last = (row.entity, row.entity.runtime.objectClass) }
+            let object = makeUnregisteredFault(NSManagedObjectID(entity: row.entity, store: store, reference: .permanent(row.pk)),
+                                               of: last.type)
             object.context = self
             objects.append(object)
             created.append(object)

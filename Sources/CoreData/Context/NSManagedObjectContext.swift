@@ -328,7 +328,12 @@ open class NSManagedObjectContext: NSObject, NSLocking, @unchecked Sendable {
 
     /// A new fault for an ID, of the entity's class, not registered yet.
     func makeUnregisteredFault(_ objectID: NSManagedObjectID) -> NSManagedObject {
-        let type = objectID.entity.runtime.objectClass
+        makeUnregisteredFault(objectID, of: objectID.entity.runtime.objectClass)
+    }
+
+    /// ``makeUnregisteredFault(_:)`` with the entity's class already looked up (a fetch
+    /// looks it up once per run of rows of one entity, not under a lock per row).
+    func makeUnregisteredFault(_ objectID: NSManagedObjectID, of type: NSManagedObject.Type) -> NSManagedObject {
         FaultConstruction.set(objectID)
         let object = type.init(entity: objectID.entity, insertInto: nil)
         FaultConstruction.clear()

@@ -191,10 +191,15 @@ final class ObjectRegistry: @unchecked Sendable {
         }
         var replaced: [Entry] = []
         lock.lock()
-        permanent.reserveCapacity(permanent.count + entries.count)
+        // The table is moved into a local for the loop: each write to the stored property
+        // would begin and end a dynamic exclusivity access of its own.
+        var table: [Key: Entry] = [:]
+        swap(&table, &permanent)
+        table.reserveCapacity(table.count + entries.count)
         for (entry, key) in zip(entries, keys) {
-            if let old = permanent.updateValue(entry, forKey: key) { replaced.append(old) }
+            if let old = table.updateValue(entry, forKey: key) { replaced.append(old) }
         }
+        swap(&table, &permanent)
         var gone: [NSManagedObjectID] = []
         if !released.isEmpty { swap(&gone, &released) }
         lock.unlock()

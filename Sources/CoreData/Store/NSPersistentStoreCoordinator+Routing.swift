@@ -49,8 +49,18 @@ extension NSPersistentStoreCoordinator {
             return rows
         }
         return try readOutsideLock(store, { try $0.fetch(plan) }, keep: { rows in
-            rowCache.reserveCapacity(rowCache.count + rows.count)
-            for row in rows { rowCache[cacheKey(store, row.entity, row.pk)] = row }
+            // Filled through a local: a write to the stored property per row would begin
+            // and end a dynamic exclusivity access each time.
+            var cache: [RowCacheKey: StoreRow] = [:]
+            swap(&cache, &rowCache)
+            defer { swap(&cache, &rowCache) }
+            cache.reserveCapacity(cache.count + rows.count)
+            let storeID = ObjectIdentifier(store)
+            var last: (entity: NSEntityDescription?, root: ObjectIdentifier?) = (nil, nil)
+            for row in rows {
+                if last.entity !== row.entity { last = (row.entity, row.entity.runtime.rootID) }
+                cache[RowCacheKey(store: storeID, root: last.root!, pk: row.pk)] = row
+            }
         })
     }
 
@@ -84,7 +94,7 @@ extension NSPersistentStoreCoordinator {
             return try pinnedRow(key, objectID, reader, generation)
         }
         if let row = rowCache[key] {
-            if maxAge < 0 || ProcessInfo.processInfo.systemUptime - row.loadedAt <= maxAge { return row }
+            if maxAge < 0 || StoreRow.now() - row.loadedAt <= maxAge { return row }
             rowCache.removeValue(forKey: key)
         }
         if let batch = faultBatches.take(key) {
