@@ -168,7 +168,10 @@ private func writeInChild(path: String, saves: Int) throws {
             let container = try JournalContainer.open(path)
             let recorder = RemoteChangeRecorder(container.persistentStoreCoordinator)
             _ = FileManager.default.createFile(atPath: ready, contents: Data())
-            let received = await recorder.wait(for: 1, timeout: 120)
+            // The parent saves once it sees `ready`, but its polling task may wait minutes
+            // for a thread of the cooperative pool when the whole suite runs (a full run
+            // here saw the file 2 minutes late, after a 120 s wait had given up).
+            let received = await recorder.wait(for: 1, timeout: 600)
             let store = try #require(container.persistentStoreCoordinator.persistentStores.first)
             let note = try #require(received.first)
             try #require(note.userInfo[NSStoreUUIDKey] as? String == store.identifier)
