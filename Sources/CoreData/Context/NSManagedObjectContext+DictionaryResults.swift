@@ -108,12 +108,21 @@ extension NSManagedObjectContext {
         let plan = FetchPlan(entity: entity, includesSubentities: request.includesSubentities,
                              predicate: request.predicate, sorts: sorts,
                              limit: request.fetchLimit, offset: request.fetchOffset)
-        // One key object per column for the whole fetch, its hash worked out once.
-        let keys = columns.map { AnyHashable(DictionaryResultKey(key: $0.name)) }
+        // One key object per column for the whole fetch, its hash worked out once, and each
+        // row built in one call from its keys and value objects: no per-value bridging of
+        // keys and values into the dictionary, no dictionary grown entry by entry.
+        let keys: [NSObject] = columns.map { DictionaryResultKey(key: $0.name) }
+        let resultTypes = columns.map(\.resultType)
         let slots = attributes.map(\.slot)
         let storeID = ObjectIdentifier(store)
         let lookUp = !registry.hasNoPermanentObjects
         var rows: [NSDictionary] = []
+        let rowKeys = UnsafeMutablePointer<NSObject>.allocate(capacity: keys.count)
+        let rowObjects = UnsafeMutablePointer<AnyObject>.allocate(capacity: keys.count)
+        defer {
+            rowKeys.deallocate()
+            rowObjects.deallocate()
+        }
         do {
             let answered = try servingIfNeeded(coordinator, store) { try coordinator.fetchColumns(plan, slots: slots, in: store) { entityID, pk, values in
                 if lookUp, let rowEntity = model?.entity(forID: entityID),
@@ -122,20 +131,48 @@ extension NSManagedObjectContext {
                     rows.append(try row(columns, [object]))
                     return
                 }
-                let result = NSMutableDictionary(capacity: attributes.count)
+                var count = 0
                 for (index, attribute) in attributes.enumerated() {
-                    guard let swiftValue = attribute.swiftValue(of: values.value(at: attribute.slot)) else { continue }
-                    let resultType = columns[index].resultType
-                    guard let converted = resultType == .undefinedAttributeType
-                            ? swiftValue : Self.convert(swiftValue, to: resultType) else { continue }
-                    result.setObject(converted, forKey: keys[index])
+                    guard let object = Self.resultObject(attribute, values.value(at: attribute.slot),
+                                                         as: resultTypes[index]) else { continue }
+                    (rowKeys + count).initialize(to: keys[index])
+                    (rowObjects + count).initialize(to: object)
+                    count += 1
                 }
-                rows.append(result)
+                rows.append(NSDictionary(objects: rowObjects, forKeys: rowKeys, count: count))
+                rowKeys.deinitialize(count: count)
+                rowObjects.deinitialize(count: count)
             } }
             return answered ? rows : nil
         } catch is StoreFetchUnsupported {
             return nil
         }
+    }
+
+    /// A column's value as the object a result dictionary holds (what `NSDictionary` makes of
+    /// the Swift value: numbers as `NSNumber`, strings as `NSString`, ...), nil for NULL:
+    /// numbers straight from the slot, anything else through ``convert(_:to:)``.
+    private static func resultObject(_ attribute: NSAttributeDescription, _ value: SlotValue,
+                                     as resultType: NSAttributeType) -> AnyObject? {
+        if resultType == .undefinedAttributeType {
+            switch value.type {
+            case .null: return nil
+            case .int64:
+                switch attribute.attributeType {
+                case .integer64AttributeType: return NSNumber(value: value.int64)
+                case .integer32AttributeType: return NSNumber(value: Int32(truncatingIfNeeded: value.int64))
+                case .integer16AttributeType: return NSNumber(value: Int16(truncatingIfNeeded: value.int64))
+                default: break
+                }
+            case .double where attribute.attributeType == .doubleAttributeType:
+                return NSNumber(value: value.double)
+            default: break
+            }
+        }
+        guard let swiftValue = attribute.swiftValue(of: value) else { return nil }
+        guard let converted = resultType == .undefinedAttributeType
+                ? swiftValue : convert(swiftValue, to: resultType) else { return nil }
+        return converted as AnyObject
     }
 
     /// Sorts result rows: a descriptor whose key names a column (`"list.title"`, an

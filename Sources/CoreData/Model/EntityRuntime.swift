@@ -9,6 +9,8 @@ final class EntityRuntime: @unchecked Sendable {
     /// Every property with a slot, indexed by slot.
     let slotProperties: [NSPropertyDescription]
     let slotByName: [String: Int32]
+    /// `slotByName` for key-value reads (see ``SlotKeyTable``).
+    let slotKeys: SlotKeyTable
     /// `entity.propertiesByName`, built once: the model is immutable from now on.
     let propertiesByName: [String: NSPropertyDescription]
     /// `Z_ENT`: the entity's number in the store (depth-first, roots sorted by name).
@@ -56,6 +58,7 @@ final class EntityRuntime: @unchecked Sendable {
         self.layout = layout
         self.slotProperties = slots
         self.slotByName = byName
+        self.slotKeys = SlotKeyTable(byName)
         self.propertiesByName = Dictionary(slots.map { ($0.name, $0) }, uniquingKeysWith: { _, new in new })
         self.validationChecks = slots.map(ValidationCheck.of)
         var plain: [Int32] = [], other: [NSPropertyDescription] = []

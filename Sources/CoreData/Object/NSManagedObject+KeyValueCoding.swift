@@ -186,6 +186,14 @@ extension NSManagedObject {
 
     func property(forKey key: String) -> NSPropertyDescription? {
         let runtime = entity.runtime!
+        if let slot = runtime.slotKeys.slot(forKey: key) { return runtime.slotProperties[Int(slot)] }
+        return property(missedKey: key, runtime)
+    }
+
+    /// A key the byte-hashed table did not find: the dictionary's hashing treats canonically
+    /// equivalent spellings ("e\u{301}", "é") as the same key, as it always did here.
+    @inline(never)
+    private func property(missedKey key: String, _ runtime: EntityRuntime) -> NSPropertyDescription? {
         guard let slot = runtime.slotByName[key] else { return nil }
         return runtime.slotProperties[Int(slot)]
     }
