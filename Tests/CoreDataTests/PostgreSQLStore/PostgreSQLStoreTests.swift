@@ -11,10 +11,12 @@ struct PostgreSQLStoreTests {
 
     /// A container on `url`, its store loaded.
     func makeContainer(_ url: URL, model: NSManagedObjectModel = PostgreSQLStoreTests.model,
-                       serializable: Bool = false, remoteChanges: Bool = false) throws -> NSPersistentContainer {
+                       serializable: Bool = false, remoteChanges: Bool = false,
+                       migrates: Bool = true) throws -> NSPersistentContainer {
         let container = ShopContainer(name: "Shop", managedObjectModel: model)
         let description = NSPersistentStoreDescription(url: url)
         description.type = NSPostgreSQLStoreType
+        description.shouldMigrateStoreAutomatically = migrates
         if serializable { description.setOption(true as NSNumber, forKey: NSPostgreSQLSerializableOption) }
         if remoteChanges {
             description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
@@ -246,10 +248,17 @@ struct PostgreSQLStoreTests {
         let other = NSManagedObjectModel()
         other.entities = [entity("Note", [attribute("text", .stringAttributeType)])]
         do {
-            _ = try makeContainer(database.url, model: other)
+            _ = try makeContainer(database.url, model: other, migrates: false)
             Issue.record("an incompatible store opened")
         } catch let error as NSError {
             #expect(error.code == NSPersistentStoreIncompatibleVersionHashError)
+        }
+        // With the container's default options it is migrated, but no model version matches it.
+        do {
+            _ = try makeContainer(database.url, model: other)
+            Issue.record("an incompatible store opened")
+        } catch let error as NSError {
+            #expect(error.code == NSMigrationMissingSourceModelError)
         }
     }
 
