@@ -189,6 +189,29 @@ struct PostgreSQLMigrationTests {
         #expect(try open(database.url, try sampleModel("SampleModel3"), options: nil).persistentStores.count == 1)
     }
 
+    @Test("persistent history survives the migration: old transactions read back with the new entities, new ones numbered after them")
+    func keepsHistory() throws {
+        let database = try oldStore()
+        let tracking: [AnyHashable: Any] = [NSPersistentHistoryTrackingKey: true as NSNumber]
+        func insertCar(_ plate: String, into coordinator: NSPersistentStoreCoordinator) throws {
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            try context.performAndWait {
+                NSEntityDescription.insertNewObject(forEntityName: "Car", into: context).setValue(plate, forKey: "numberPlate")
+                try context.save()
+            }
+        }
+        try insertCar("OLD-1", into: try open(database.url, try sampleModel("SampleModel"), options: tracking))
+        let coordinator = try open(database.url, try sampleModel("SampleModel2"),
+                                   options: migrationOptions.merging(tracking) { $1 })
+        try insertCar("NEW-1", into: coordinator)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        let transactions = try history(after: nil, in: context)
+        #expect(transactions.map(\.transactionNumber) == [1, 2])
+        #expect(transactions.map { $0.changes?.map { $0.changedObjectID.entity.name } } == [["Car"], ["Car"]])
+    }
+
     @Test("two processes opening an old store at once migrate it once, and both open it")
     func twoProcessesMigrateOnce() async throws {
         let database = try oldStore()
