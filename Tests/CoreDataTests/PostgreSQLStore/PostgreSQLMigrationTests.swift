@@ -222,16 +222,18 @@ struct PostgreSQLMigrationTests {
         // pool's threads (two on a two-core machine) busy until they end.
         let holder = try database.session()
         try holder.run("SELECT pg_advisory_lock(\(schemaLockKey))")
+        let watcher = try database.session()
         let bothWaited = LockedFlag()
         let released = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            let deadline = Date().addingTimeInterval(120)
+            // Child processes start slowly on a loaded machine (the whole suite, 2 cores).
+            let deadline = Date().addingTimeInterval(300)
             let waiting = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
                 + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-            while Date() < deadline, (try? database.rows(waiting).first?.first.flatMap { $0 }) != "2" {
-                Thread.sleep(forTimeInterval: 0.02)
+            while Date() < deadline, (try? watcher.run(waiting).first?.first.flatMap { $0 }) != "2" {
+                Thread.sleep(forTimeInterval: 0.1)
             }
-            if (try? database.rows(waiting).first?.first.flatMap { $0 }) == "2" { bothWaited.set() }
+            if (try? watcher.run(waiting).first?.first.flatMap { $0 }) == "2" { bothWaited.set() }
             _ = try? holder.run("SELECT pg_advisory_unlock(\(schemaLockKey))")
             released.signal()
         }
