@@ -227,7 +227,7 @@ struct PostgreSQLMigrationTests {
         let released = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             // Child processes start slowly on a loaded machine (the whole suite, 2 cores).
-            let deadline = Date().addingTimeInterval(300)
+            let deadline = Date().addingTimeInterval(600)
             let waiting = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
                 + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
             while Date() < deadline, (try? watcher.run(waiting).first?.first.flatMap { $0 }) != "2" {
