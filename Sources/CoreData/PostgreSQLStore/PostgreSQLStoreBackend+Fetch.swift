@@ -15,6 +15,40 @@ extension PostgreSQLStoreBackend {
         return try fetchKeys(sql: sql, bindings: bindings, table: t)
     }
 
+    /// Reads the attribute `slots` of the rows a plan selects, in order, without building
+    /// store rows (dictionary results), as the SQLite store does: `body` gets each row's
+    /// `Z_ENT`, `Z_PK` and a scratch row holding those slots, valid only during the call.
+    /// Returns false, reading nothing, when a slot is not a plain column of the table.
+    func fetchColumns(_ plan: FetchPlan, slots: [Int32],
+                      _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
+        guard let t = schema.tableIndex(for: plan.entity),
+              let columns = plans[plan.entity.runtime.entityID]?.columnsPlan(slots: slots) else { return false }
+        let list = (["t0.Z_ENT", "t0.Z_PK"] + columns.fields.map { "t0." + $0.column }).joined(separator: ", ")
+        let (sql, bindings) = try selectStatement(plan, table: t, columns: list)
+        let scratch = RowValues(count: plan.entity.runtime.layout.slotCount)
+        try reading { connection in
+            let statement = try connection.statement(sql)
+            defer { statement.reset() }
+            try statement.bind(bindings)
+            // The whole result arrives with the first step: a lost connection fails before
+            // `body` sees a row, so a read run again delivers no row twice.
+            var last = -1
+            while try statement.step() {
+                guard let result = statement.result else { break }
+                let entityID = Int(statement.int64(0))
+                let pk = statement.int64(1)
+                if entityID != last {
+                    _ = try rowPlan(entityID, table: t, pk: pk)
+                    last = entityID
+                }
+                for slot in slots { scratch.setNull(at: slot) }
+                try decodeFields(result, statement.row, columns, pk: pk, into: scratch)
+                try body(entityID, pk, scratch)
+            }
+        }
+        return true
+    }
+
     // MARK: - SQL
 
     /// One SELECT for a plan: `columns` of the entity's table (`t0`), joined as the predicate
@@ -56,6 +90,14 @@ extension PostgreSQLStoreBackend {
         let r = statement.row
         let pk = result.int64(r, 0) ?? 0
         let row = StoreRow(entity: plan.entity, pk: pk, version: result.int64(r, 2) ?? 0, textBytes: 0, loadedAt: loadedAt)
+        try decodeFields(result, r, plan, pk: pk, into: row.values)
+        return row
+    }
+
+    /// Decodes the plan's fields of row `r` of `result` into `values` (NULL columns are
+    /// left as they are).
+    func decodeFields(_ result: PostgreSQLResult, _ r: Int, _ plan: SQLEntityPlan, pk: Int64,
+                      into values: borrowing RowValues) throws {
         for field in plan.fields {
             let i = Int(field.position)
             if result.isNull(r, i) { continue }
@@ -69,7 +111,7 @@ extension PostgreSQLStoreBackend {
                                         column: entityColumn ?? field.column, relationship: relationship)
                     }
                 }
-                row.values.setKey(StoreKey(entityID: entityID, pk: result.int64(r, i) ?? 0), at: field.slot)
+                values.setKey(StoreKey(entityID: entityID, pk: result.int64(r, i) ?? 0), at: field.slot)
             case .value(let kind):
                 switch kind {
                 case .integer:
@@ -78,25 +120,24 @@ extension PostgreSQLStoreBackend {
                         throw corruptRow(table: plan.tableName, pk: pk, column: field.column,
                                          "holds \(v), which does not fit its attribute \(field.attributeDescription(plan))")
                     }
-                    row.values.setInt64(v, at: field.slot)
-                case .boolean: row.values.setBool((result.int64(r, i) ?? 0) != 0, at: field.slot)
-                case .double: row.values.setDouble(result.double(r, i) ?? 0, at: field.slot)
-                case .date: row.values.setDate(result.double(r, i) ?? 0, at: field.slot)
-                case .decimal: row.values.setText(result.string(r, i) ?? "0", at: field.slot)
+                    values.setInt64(v, at: field.slot)
+                case .boolean: values.setBool((result.int64(r, i) ?? 0) != 0, at: field.slot)
+                case .double: values.setDouble(result.double(r, i) ?? 0, at: field.slot)
+                case .date: values.setDate(result.double(r, i) ?? 0, at: field.slot)
+                case .decimal: values.setText(result.string(r, i) ?? "0", at: field.slot)
                 case .text:
-                    if let bytes = result.bytes(r, i) { row.values.setText(bytes: bytes, at: field.slot) }
+                    if let bytes = result.bytes(r, i) { values.setText(bytes: bytes, at: field.slot) }
                 case .uuid:
                     if let data = result.data(r, i), data.count == 16 {
-                        data.withUnsafeBytes { _ = row.values.setUUID(bytes: $0, at: field.slot) }
+                        data.withUnsafeBytes { _ = values.setUUID(bytes: $0, at: field.slot) }
                     }
                 case .blob, .externalBlob:
                     // The PostgreSQL store keeps every binary value in its row, unmarked.
                     if let data = result.data(r, i) {
-                        data.withUnsafeBytes { _ = row.values.setBlob(bytes: $0, at: field.slot) }
+                        data.withUnsafeBytes { _ = values.setBlob(bytes: $0, at: field.slot) }
                     }
                 }
             }
         }
-        return row
     }
 }

@@ -52,6 +52,9 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
     var historyTombstoneColumns = 0
     /// `NSPostgreSQLSerializableOption`: saves run at SERIALIZABLE.
     let isSerializable: Bool
+    /// `NSMigratePersistentStoresAutomaticallyOption` and `NSInferMappingModelAutomaticallyOption`
+    /// (PostgreSQLStoreBackend+Migration.swift).
+    let migration: (migrate: Bool, infer: Bool)
 
     var connection: PostgreSQLConnection?
     /// Hears other connections' saves, for remote change notifications
@@ -76,6 +79,7 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
             ?? (options[NSPersistentHistoryTrackingKey] as? Bool) ?? false
         self.isSerializable = (options[NSPostgreSQLSerializableOption] as? NSNumber)?.boolValue
             ?? (options[NSPostgreSQLSerializableOption] as? Bool) ?? false
+        self.migration = SQLiteStoreBackend.migrationOptions(options)
     }
 
     /// How many times a save refused as a serialization failure or deadlock is run in all.
@@ -132,6 +136,7 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
                     "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'z_metadata'"
                 ).rowCount > 0
                 if exists {
+                    try migrateIfNeeded(model: model, entities: entities, on: connection)
                     try openExisting(schema: &schema, entities: entities, on: connection)
                 } else {
                     if isReadOnly {
@@ -165,18 +170,23 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
         for sql in Self.bookkeepingStatements + Self.createStatements(schema) {
             try connection.execute(sql)
         }
-        for (id, entity) in schema.entitiesByID.sorted(by: { $0.key < $1.key }) {
-            try connection.execute(
-                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES ($1, $2, $3, 0)",
-                [.integer(Int64(id)), .text(entity.name ?? ""),
-                 .integer(Int64(entity.superentity?.runtime.entityID ?? 0))])
-        }
+        try Self.insertPrimaryKeyRows(schema, on: connection)
         var metadata = SQLiteMetadata.initial(model: model, entities: entities, uuid: UUID().uuidString)
         metadata[NSStoreTypeKey] = NSPostgreSQLStoreType
         metadata.removeValue(forKey: "_NSAutoVacuumLevel")
         try Self.writeMetadata(metadata, on: connection)
         self.metadata = metadata
         storedMetadata = metadata as NSDictionary
+    }
+
+    /// One `Z_PRIMARYKEY` row per entity of `schema`, its `Z_MAX` 0.
+    static func insertPrimaryKeyRows(_ schema: SQLiteSchema, on connection: PostgreSQLConnection) throws {
+        for (id, entity) in schema.entitiesByID.sorted(by: { $0.key < $1.key }) {
+            try connection.execute(
+                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES ($1, $2, $3, 0)",
+                [.integer(Int64(id)), .text(entity.name ?? ""),
+                 .integer(Int64(entity.superentity?.runtime.entityID ?? 0))])
+        }
     }
 
     private func openExisting(

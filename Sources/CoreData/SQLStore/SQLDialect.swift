@@ -89,4 +89,13 @@ enum SQLDialect {
         case .postgreSQL: return "INSERT INTO " + list + " ON CONFLICT DO NOTHING"
         }
     }
+
+    /// An INSERT of a SELECT's rows that skips each row whose key is already there.
+    func insertSelectIgnoringDuplicates(into table: String, columns: [String], select: String) -> String {
+        let list = "\(table) (\(columns.joined(separator: ", "))) \(select)"
+        switch self {
+        case .sqlite: return "INSERT OR IGNORE INTO " + list
+        case .postgreSQL: return "INSERT INTO " + list + " ON CONFLICT DO NOTHING"
+        }
+    }
 }

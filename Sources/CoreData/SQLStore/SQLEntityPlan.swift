@@ -62,6 +62,21 @@ final class SQLEntityPlan {
         self.decodeOps = fields.enumerated().map { DecodeOp($0.offset, $0.element) }
     }
 
+    /// A plan reading only the attribute `slots` of this entity, at SELECT positions 2, 3, …
+    /// (after `Z_ENT` and `Z_PK`), for dictionary results read without building rows; nil
+    /// when a slot is not a plain column of the table (a to-one key, a to-many, a transient).
+    func columnsPlan(slots: [Int32]) -> SQLEntityPlan? {
+        var columns: [SQLField] = []
+        for (n, slot) in slots.enumerated() {
+            guard let index = fieldBySlot[slot] else { return nil }
+            let field = fields[index]
+            guard case .value = field.kind else { return nil }
+            columns.append(SQLField(slot: slot, column: field.column, position: Int32(n + 2), kind: field.kind,
+                                    bounds: field.bounds))
+        }
+        return SQLEntityPlan(entity: entity, table: table, tableName: tableName, fields: columns, fieldBySlot: [:])
+    }
+
     /// One field to decode: the common kinds inline, anything else by `fields[field]`.
     struct DecodeOp {
         enum Kind: UInt8 { case integer, boolean, double, date, text, other }

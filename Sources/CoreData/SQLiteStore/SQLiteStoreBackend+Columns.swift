@@ -12,19 +12,9 @@ extension SQLiteStoreBackend {
                       _ body: (_ entityID: Int, _ pk: Int64, _ values: borrowing RowValues) throws -> Void) throws -> Bool {
         let connection = try requireConnection()
         guard let t = schema.tableIndex(for: plan.entity),
-              let entityPlan = plans[plan.entity.runtime.entityID] else { return false }
-        var fields: [Field] = []
-        for (n, slot) in slots.enumerated() {
-            guard let index = entityPlan.fieldBySlot[slot] else { return false }
-            let field = entityPlan.fields[index]
-            guard case .value = field.kind else { return false }
-            fields.append(Field(slot: slot, column: field.column, position: Int32(n + 2), kind: field.kind,
-                                bounds: field.bounds))
-        }
-        let list = (["t0.Z_ENT", "t0.Z_PK"] + fields.map { "t0." + $0.column }).joined(separator: ", ")
+              let columns = plans[plan.entity.runtime.entityID]?.columnsPlan(slots: slots) else { return false }
+        let list = (["t0.Z_ENT", "t0.Z_PK"] + columns.fields.map { "t0." + $0.column }).joined(separator: ", ")
         let (sql, bindings) = try selectStatement(plan, table: t, columns: list)
-        let columns = EntityPlan(entity: plan.entity, table: t, tableName: entityPlan.tableName,
-                                 fields: fields, fieldBySlot: [:])
         let scratch = RowValues(count: plan.entity.runtime.layout.slotCount)
         try readFailure {
             let statement = try connection.cached(sql)

@@ -11,10 +11,12 @@ struct PostgreSQLStoreTests {
 
     /// A container on `url`, its store loaded.
     func makeContainer(_ url: URL, model: NSManagedObjectModel = PostgreSQLStoreTests.model,
-                       serializable: Bool = false, remoteChanges: Bool = false) throws -> NSPersistentContainer {
+                       serializable: Bool = false, remoteChanges: Bool = false,
+                       migrates: Bool = true) throws -> NSPersistentContainer {
         let container = ShopContainer(name: "Shop", managedObjectModel: model)
         let description = NSPersistentStoreDescription(url: url)
         description.type = NSPostgreSQLStoreType
+        description.shouldMigrateStoreAutomatically = migrates
         if serializable { description.setOption(true as NSNumber, forKey: NSPostgreSQLSerializableOption) }
         if remoteChanges {
             description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
@@ -239,6 +241,34 @@ struct PostgreSQLStoreTests {
         }
     }
 
+    @Test("a dictionary fetch reads only the requested columns: a value out of another attribute's range does not fail it")
+    func dictionaryReadsRequestedColumns() throws {
+        let database = try PostgreSQLTestDatabase()
+        let container = try makeContainer(database.url)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for (name, quantity) in [("Milk", 2), ("Eggs", 12)] {
+                let item = NSEntityDescription.insertNewObject(forEntityName: "ShoppingItem", into: context)
+                item.setValue(name, forKey: "name")
+                item.setValue(quantity, forKey: "quantity")
+            }
+            try context.save()
+        }
+        // A value no Integer 16 attribute holds: reading whole rows fails on it.
+        _ = try database.rows("UPDATE ZSHOPPINGITEM SET ZCOUNT16 = 100000")
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let request = NSFetchRequest<NSDictionary>(entityName: "ShoppingItem")
+            request.resultType = .dictionaryResultType
+            request.propertiesToFetch = ["name", "quantity"]
+            request.sortDescriptors = [NSSortDescriptor(key: "quantity", ascending: true)]
+            let rows = try reader.fetch(request)
+            #expect(rows.map { $0["name"] as? String } == ["Milk", "Eggs"])
+            #expect(rows.map { $0["quantity"] as? Int } == [2, 12])
+            #expect(throws: NSError.self) { try reader.fetch(NSFetchRequest<NSManagedObject>(entityName: "ShoppingItem")) }
+        }
+    }
+
     @Test("a store opened with another model version is refused with the version hash error")
     func incompatibleModel() throws {
         let database = try PostgreSQLTestDatabase()
@@ -246,10 +276,17 @@ struct PostgreSQLStoreTests {
         let other = NSManagedObjectModel()
         other.entities = [entity("Note", [attribute("text", .stringAttributeType)])]
         do {
-            _ = try makeContainer(database.url, model: other)
+            _ = try makeContainer(database.url, model: other, migrates: false)
             Issue.record("an incompatible store opened")
         } catch let error as NSError {
             #expect(error.code == NSPersistentStoreIncompatibleVersionHashError)
+        }
+        // With the container's default options it is migrated, but no model version matches it.
+        do {
+            _ = try makeContainer(database.url, model: other)
+            Issue.record("an incompatible store opened")
+        } catch let error as NSError {
+            #expect(error.code == NSMigrationMissingSourceModelError)
         }
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The SQL of a lightweight migration: statements run on a connection whose `main`
-/// database has the destination schema and which has the source store attached as `src`.
+/// The SQL of a lightweight migration, for either engine: statements that copy the rows of
+/// the source tables (``sourcePrefix``: SQLite's attached `src.`, a PostgreSQL schema the old
+/// tables were moved into) into the destination tables (``destinationPrefix``), written in
+/// the store's ``dialect``.
 ///
 /// Every relationship of the source is read as `(owner, member, position)` pairs,
 /// whatever its storage (to-one key, children's key, join table), so that a destination
@@ -13,6 +15,17 @@ struct MigrationSQL {
     /// The store's external data folder (``ExternalDataStorage/folder``), for values that
     /// stop allowing external storage.
     var externalFolder = ""
+    /// How the engine spells what SQLite and PostgreSQL spell differently.
+    var dialect = SQLDialect.sqlite
+    /// What names a source table: `src.` (SQLite's attached store) or a PostgreSQL schema.
+    var sourcePrefix = "src."
+    /// What names a destination table: `main.` on SQLite, nothing (the current schema) on
+    /// PostgreSQL.
+    var destinationPrefix = "main."
+
+    /// An integer NULL: PostgreSQL types an untyped NULL in a subquery as text, which an
+    /// integer column then refuses.
+    private var nullInteger: String { dialect == .sqlite ? "NULL" : "CAST(NULL AS BIGINT)" }
 
     // MARK: - Entity rows
 
@@ -37,7 +50,7 @@ struct MigrationSQL {
                     values.append(fk)
                     if let entityColumn = stored.entity {
                         columns.append(entityColumn)
-                        values.append(member.map { entityNumber(ofPK: fk, memberOf: $0) } ?? "NULL")
+                        values.append(member.map { entityNumber(ofPK: fk, memberOf: $0) } ?? nullInteger)
                     }
                 }
             }
@@ -46,8 +59,8 @@ struct MigrationSQL {
                 values.append(expression)
             }
             statements.append(
-                "INSERT INTO main.\(destinationTable) (\(columns.joined(separator: ", "))) "
-                    + "SELECT \(values.joined(separator: ", ")) FROM src.\(sourceTable) AS s "
+                "INSERT INTO \(destinationPrefix)\(destinationTable) (\(columns.joined(separator: ", "))) "
+                    + "SELECT \(values.joined(separator: ", ")) FROM \(sourcePrefix)\(sourceTable) AS s "
                     + "WHERE s.Z_ENT = \(origin.runtime.entityID)")
         }
         return statements
@@ -56,7 +69,7 @@ struct MigrationSQL {
     /// The source value of an attribute, its default when it is new (or NULL in the
     /// source while the attribute became non-optional).
     private func value(of attribute: NSAttributeDescription, in entity: NSEntityDescription) -> String {
-        let fallback = Self.literal(attribute.defaultValue, kind: SQLiteValueKind(attribute))
+        let fallback = Self.literal(attribute.defaultValue, kind: SQLiteValueKind(attribute), dialect: dialect)
         guard let old = sourceProperty(of: attribute, in: entity),
               let column = source.attributeColumns[ObjectIdentifier(old)] else { return fallback }
         var current = "s.\(column)"
@@ -64,7 +77,9 @@ struct MigrationSQL {
         // values, or read them back inline (files included).
         let before = (old as? NSAttributeDescription).flatMap(SQLiteValueKind.init)
         let after = SQLiteValueKind(attribute)
-        if before == .blob && after == .externalBlob {
+        if dialect != .sqlite {
+            // PostgreSQL keeps every binary value in its row, unmarked.
+        } else if before == .blob && after == .externalBlob {
             current = "cd_external_mark(\(current))"
         } else if before == .externalBlob && after != .externalBlob {
             current = "cd_external_value(\(current), \(SQLiteLightweightMigration.literal(externalFolder)))"
@@ -93,13 +108,13 @@ struct MigrationSQL {
             return ("(SELECT x.owner FROM (\(pairs)) AS x WHERE x.member = s.Z_PK ORDER BY x.owner LIMIT 1)",
                     oldInverse.entity)
         }
-        return ("NULL", nil)
+        return (nullInteger, nil)
     }
 
     /// The destination `Z_ENT` of the source row `pk` of `entity`'s hierarchy.
     private func entityNumber(ofPK pk: String, memberOf entity: NSEntityDescription) -> String {
-        guard let table = table(entity, in: source) else { return "NULL" }
-        return "(SELECT \(entityCase("m.Z_ENT", family: entity)) FROM src.\(table) AS m WHERE m.Z_PK = \(pk))"
+        guard let table = table(entity, in: source) else { return nullInteger }
+        return "(SELECT \(entityCase("m.Z_ENT", family: entity)) FROM \(sourcePrefix)\(table) AS m WHERE m.Z_PK = \(pk))"
     }
 
     /// `CASE` mapping the source `Z_ENT` of `family` members to their destination `Z_ENT`.
@@ -110,7 +125,7 @@ struct MigrationSQL {
                 cases += " WHEN \(member.runtime.entityID) THEN \(target.runtime.entityID)"
             }
         }
-        return cases.isEmpty ? "NULL" : "CASE \(column)\(cases) END"
+        return cases.isEmpty ? nullInteger : "CASE \(column)\(cases) END"
     }
 
     /// `Z_FOK_` columns of the destination table that order `entity`'s rows inside an
@@ -123,7 +138,7 @@ struct MigrationSQL {
                 guard case let .children(_, _, order?)? = destination.toMany[ObjectIdentifier(relationship)],
                       let members = relationship.destinationEntity,
                       members.runtime.family.contains(where: { $0 === entity }) else { continue }
-                var expression = "NULL"
+                var expression = nullInteger
                 if let old = sourceProperty(of: relationship, in: owner) as? NSRelationshipDescription,
                    old.isOrdered, let pairs = pairs(of: old) {
                     expression = "(SELECT x.position FROM (\(pairs)) AS x WHERE x.member = s.Z_PK LIMIT 1)"
@@ -154,10 +169,10 @@ struct MigrationSQL {
             // (A's PK, B's PK, position of B in a, position of A in b)
             let select: String
             if let old = sourceProperty(of: a, in: a.entity) as? NSRelationshipDescription, let pairs = pairs(of: old) {
-                select = "SELECT x.owner AS a, x.member AS b, x.position AS pb, NULL AS pa FROM (\(pairs)) AS x"
+                select = "SELECT x.owner AS a, x.member AS b, x.position AS pb, \(nullInteger) AS pa FROM (\(pairs)) AS x"
             } else if let b = side.b, let old = sourceProperty(of: b, in: b.entity) as? NSRelationshipDescription,
                       let pairs = pairs(of: old) {
-                select = "SELECT x.member AS a, x.owner AS b, NULL AS pb, x.position AS pa FROM (\(pairs)) AS x"
+                select = "SELECT x.member AS a, x.owner AS b, \(nullInteger) AS pb, x.position AS pa FROM (\(pairs)) AS x"
             } else {
                 continue
             }
@@ -165,10 +180,11 @@ struct MigrationSQL {
             var values = ["y.a", "y.b"]
             if let order = join.orderB { columns.append(order); values.append("y.pb") }
             if let order = join.orderA { columns.append(order); values.append("y.pa") }
-            statements.append(
-                "INSERT OR IGNORE INTO main.\(join.name) (\(columns.joined(separator: ", "))) "
-                    + "SELECT \(values.joined(separator: ", ")) FROM (\(select)) AS y "
-                    + "WHERE y.a IN (SELECT Z_PK FROM main.\(aTable)) AND y.b IN (SELECT Z_PK FROM main.\(bTable))")
+            statements.append(dialect.insertSelectIgnoringDuplicates(
+                into: destinationPrefix + join.name, columns: columns,
+                select: "SELECT \(values.joined(separator: ", ")) FROM (\(select)) AS y "
+                    + "WHERE y.a IN (SELECT Z_PK FROM \(destinationPrefix)\(aTable)) "
+                    + "AND y.b IN (SELECT Z_PK FROM \(destinationPrefix)\(bTable))"))
         }
         return statements
     }
@@ -186,9 +202,12 @@ struct MigrationSQL {
                 }
             }
             let list = roots.sorted().map(String.init).joined(separator: ", ")
-            return "UPDATE main.Z_PRIMARYKEY SET Z_MAX = MAX("
-                + "COALESCE((SELECT MAX(Z_PK) FROM main.\(table.name)), 0), "
-                + "COALESCE((SELECT MAX(Z_MAX) FROM src.Z_PRIMARYKEY WHERE Z_ENT IN (\(list))), 0)) "
+            // PostgreSQL has no empty `IN ()`: a hierarchy with no source keeps no old Z_MAX.
+            let old = roots.isEmpty ? "0"
+                : "COALESCE((SELECT MAX(Z_MAX) FROM \(sourcePrefix)Z_PRIMARYKEY WHERE Z_ENT IN (\(list))), 0)"
+            let greatest = dialect == .sqlite ? "MAX" : "GREATEST"
+            return "UPDATE \(destinationPrefix)Z_PRIMARYKEY SET Z_MAX = \(greatest)("
+                + "COALESCE((SELECT MAX(Z_PK) FROM \(destinationPrefix)\(table.name)), 0), \(old)) "
                 + "WHERE Z_ENT = \(table.root.runtime.entityID)"
         }
     }
@@ -200,8 +219,8 @@ struct MigrationSQL {
         mapping.entityMappings.compactMap { entityMapping in
             guard let origin = entityMapping.sourceEntity, let target = entityMapping.destinationEntity,
                   destination.entitiesByID[target.runtime.entityID] === target else { return nil }
-            return "UPDATE main.Z_PRIMARYKEY SET Z_NAME = COALESCE("
-                + "(SELECT Z_NAME FROM src.Z_PRIMARYKEY WHERE Z_ENT = \(origin.runtime.entityID)), Z_NAME) "
+            return "UPDATE \(destinationPrefix)Z_PRIMARYKEY SET Z_NAME = COALESCE("
+                + "(SELECT Z_NAME FROM \(sourcePrefix)Z_PRIMARYKEY WHERE Z_ENT = \(origin.runtime.entityID)), Z_NAME) "
                 + "WHERE Z_ENT = \(target.runtime.entityID)"
         }
     }
@@ -214,20 +233,20 @@ struct MigrationSQL {
         let key = ObjectIdentifier(relationship)
         if !relationship.isToMany {
             guard let fk = source.toOneColumns[key]?.fk, let t = table(relationship.entity, in: source) else { return nil }
-            return "SELECT p.Z_PK AS owner, p.\(fk) AS member, NULL AS position FROM src.\(t) AS p "
+            return "SELECT p.Z_PK AS owner, p.\(fk) AS member, \(nullInteger) AS position FROM \(sourcePrefix)\(t) AS p "
                 + "WHERE p.\(fk) IS NOT NULL AND p.Z_ENT IN (\(ids(relationship.entity)))"
         }
         switch source.toMany[key] {
         case let .children(t, fk, order)?:
             guard let members = relationship.destinationEntity else { return nil }
-            return "SELECT p.\(fk) AS owner, p.Z_PK AS member, \(order.map { "p." + $0 } ?? "NULL") AS position "
-                + "FROM src.\(source.tables[t].name) AS p WHERE p.\(fk) IS NOT NULL AND p.Z_ENT IN (\(ids(members)))"
+            return "SELECT p.\(fk) AS owner, p.Z_PK AS member, \(order.map { "p." + $0 } ?? nullInteger) AS position "
+                + "FROM \(sourcePrefix)\(source.tables[t].name) AS p WHERE p.\(fk) IS NOT NULL AND p.Z_ENT IN (\(ids(members)))"
         case let .join(index, sourceIsA)?:
             let join = source.joinTables[index]
             let (owner, member, position) = sourceIsA
                 ? (join.columnA, join.columnB, join.orderB) : (join.columnB, join.columnA, join.orderA)
-            return "SELECT p.\(owner) AS owner, p.\(member) AS member, \(position.map { "p." + $0 } ?? "NULL") AS position "
-                + "FROM src.\(join.name) AS p"
+            return "SELECT p.\(owner) AS owner, p.\(member) AS member, \(position.map { "p." + $0 } ?? nullInteger) AS position "
+                + "FROM \(sourcePrefix)\(join.name) AS p"
         case nil:
             return nil
         }
@@ -253,8 +272,9 @@ struct MigrationSQL {
     }
 
     /// A default value as a SQL literal, in the column's on-disk encoding
-    /// (<doc:StoreFormat#Attribute-columns>).
-    static func literal(_ value: Any?, kind: SQLiteValueKind?) -> String {
+    /// (<doc:StoreFormat#Attribute-columns>) for `dialect`: PostgreSQL's binary values are
+    /// `BYTEA`, never marked as inline.
+    static func literal(_ value: Any?, kind: SQLiteValueKind?, dialect: SQLDialect = .sqlite) -> String {
         guard let value, let kind else { return "NULL" }
         switch kind {
         case .integer, .boolean:
@@ -273,15 +293,18 @@ struct MigrationSQL {
             return text.map { SQLiteLightweightMigration.literal($0) } ?? "NULL"
         case .uuid:
             guard let uuid = value as? UUID else { return "NULL" }
-            return blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+            return blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }, dialect)
         case .blob:
-            return (value as? Data).map(blob) ?? "NULL"
+            return (value as? Data).map { blob($0, dialect) } ?? "NULL"
         case .externalBlob:
-            return (value as? Data).map { data in data.withUnsafeBytes { blob(ExternalDataStorage.inline($0)) } } ?? "NULL"
+            guard let data = value as? Data else { return "NULL" }
+            if dialect != .sqlite { return blob(data, dialect) }
+            return data.withUnsafeBytes { blob(ExternalDataStorage.inline($0), dialect) }
         }
     }
 
-    private static func blob(_ data: Data) -> String {
-        "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+    private static func blob(_ data: Data, _ dialect: SQLDialect) -> String {
+        let hex = data.map { String(format: "%02X", $0) }.joined()
+        return dialect == .sqlite ? "X'\(hex)'" : "CAST('\\x\(hex)' AS BYTEA)"
     }
 }

@@ -45,6 +45,32 @@ struct SQLiteLightweightMigration {
         "NSStoreModelVersionHashesDigest", "NSStoreModelVersionChecksumKey",
     ]
 
+    /// The inferred steps from `sourceModel` to `model` (its `entities`), for either engine:
+    /// one step, or with `throughVersions`, when no mapping straight to `model` can be
+    /// inferred, one step per version between them in `model`'s bundle
+    /// (``SQLiteStoreBackend/versionChain(from:to:)``).
+    ///
+    /// - Throws: `NSInferredMappingModelError` (134190), the direct mapping's error, when
+    ///   neither can be inferred.
+    static func inferredSteps(from sourceModel: NSManagedObjectModel, to model: NSManagedObjectModel,
+                              entities: [NSEntityDescription], throughVersions: Bool) throws -> [Step] {
+        do {
+            let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
+            return [.init(sourceModel: sourceModel, destinationModel: model, destinationEntities: entities, mapping: mapping)]
+        } catch let direct {
+            guard throughVersions, let chain = SQLiteStoreBackend.versionChain(from: sourceModel, to: model) else { throw direct }
+            var steps: [Step] = []
+            for (from, to) in zip(chain, chain.dropFirst()) {
+                guard let mapping = try? NSMappingModel.inferredMappingModel(forSourceModel: from, destinationModel: to) else {
+                    throw direct
+                }
+                steps.append(.init(sourceModel: from, destinationModel: to,
+                                   destinationEntities: to === model ? entities : to.entities, mapping: mapping))
+            }
+            return steps
+        }
+    }
+
     func run() throws {
         let fileManager = FileManager.default
         let folder = url.deletingLastPathComponent()

@@ -84,21 +84,8 @@ extension SQLiteStoreBackend {
                                 to model: NSManagedObjectModel, entities: [NSEntityDescription],
                                 busyTimeout: TimeInterval, defersIndexes: Bool = false,
                                 throughVersions: Bool = false) throws {
-        var steps: [SQLiteLightweightMigration.Step]
-        do {
-            let mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
-            steps = [.init(sourceModel: sourceModel, destinationModel: model, destinationEntities: entities, mapping: mapping)]
-        } catch let direct {
-            guard throughVersions, let chain = versionChain(from: sourceModel, to: model) else { throw direct }
-            steps = []
-            for (from, to) in zip(chain, chain.dropFirst()) {
-                guard let mapping = try? NSMappingModel.inferredMappingModel(forSourceModel: from, destinationModel: to) else {
-                    throw direct
-                }
-                steps.append(.init(sourceModel: from, destinationModel: to,
-                                   destinationEntities: to === model ? entities : to.entities, mapping: mapping))
-            }
-        }
+        let steps = try SQLiteLightweightMigration.inferredSteps(
+            from: sourceModel, to: model, entities: entities, throughVersions: throughVersions)
         var migration = SQLiteLightweightMigration(url: url, steps: steps, storedMetadata: stored, busyTimeout: busyTimeout)
         migration.defersIndexes = defersIndexes
         do {
