@@ -29,6 +29,10 @@ final class KeyPathTable: @unchecked Sendable {
             for property in type.schemaMetadata {
                 properties[property.keypath] = Property(name: property.name, kind: PropertyKind.of(property.keypath))
             }
+            // `\Sub.name` for a `name` a superclass declares: the same property.
+            for (keyPath, name) in type._swiftDataInheritedKeyPaths {
+                properties[keyPath] = Property(name: name, kind: PropertyKind.of(keyPath))
+            }
         }
     }
 

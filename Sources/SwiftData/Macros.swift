@@ -33,7 +33,8 @@ import CoreData
 /// - Note: Apple parity: the class does not become `Observable` (no observation registrar
 ///   is generated yet).
 @attached(member, conformances: PersistentModel, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
-          named(init(backingData:)), named(_swiftDataUniqueness), named(_swiftDataIndexes))
+          named(init(backingData:)), named(_swiftDataUniqueness), named(_swiftDataIndexes),
+          named(_swiftDataInheritedKeyPaths), arbitrary)
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel)
 public macro Model() = #externalMacro(module: "SwiftDataMacros", type: "ModelMacro")

@@ -26,6 +26,9 @@ public protocol PersistentModel: AnyObject, Hashable, Identifiable {
     static var _swiftDataUniqueness: [[AnyKeyPath]] { get }
     /// The key paths of each `#Index`, written by `@Model`.
     static var _swiftDataIndexes: [[AnyKeyPath]] { get }
+    /// The properties of the model's superclasses, with key paths rooted at this class
+    /// (`\Sub.name`, where `name` is the superclass's), written by `@Model` on subclasses.
+    static var _swiftDataInheritedKeyPaths: [(AnyKeyPath, String)] { get }
 }
 
 extension PersistentModel {
@@ -33,6 +36,8 @@ extension PersistentModel {
     public static var _swiftDataUniqueness: [[AnyKeyPath]] { [] }
     /// No `#Index` indexes.
     public static var _swiftDataIndexes: [[AnyKeyPath]] { [] }
+    /// No superclass properties.
+    public static var _swiftDataInheritedKeyPaths: [(AnyKeyPath, String)] { [] }
 
     /// The identifier of the model's record: temporary until the model's context saves it.
     public var persistentModelID: PersistentIdentifier { persistentBackingData.identifier(for: Self.self) }

@@ -5,8 +5,9 @@ import SwiftSyntaxMacros
 /// `@Model`: makes a class a persistent model.
 ///
 /// - member: the backing-data storage, `persistentBackingData`, `schemaMetadata` (the
-///   key-path-to-name table with each property's `@Attribute`/`@Relationship` options) and
-///   `init(backingData:)`;
+///   key-path-to-name table with each property's `@Attribute`/`@Relationship` options),
+///   `init(backingData:)`, and for class hierarchies `_swiftDataKeyPaths_<Class>` (the
+///   class's properties rooted at any subclass) and `_swiftDataInheritedKeyPaths`;
 /// - member attribute: `@_PersistedProperty` on every stored property that is not
 ///   `@Transient` (its reads and writes then go through the backing data);
 /// - extension: the `PersistentModel` conformance.
@@ -29,6 +30,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         }
         let typeName = classDecl.name.trimmedDescription
         var entries: [String] = []
+        var names: [String] = []
         var peerInits: [String] = []
         for member in classDecl.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self),
@@ -56,6 +58,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             entries.append(
                 "SwiftData.Schema.PropertyMetadata(name: \"\(property.name)\", keypath: \\\(typeName).\(property.name), "
                     + "defaultValue: \(defaultValue), metadata: \(metadata))")
+            names.append(property.name)
             peerInits.append("self._\(property.name) = SwiftData._SwiftDataNoValue()")
         }
         // `#Unique<T>([\.a], [\.b, \.c])` and `#Index<T>(...)` in the class body: their key
@@ -87,6 +90,29 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         }
         if !indexes.isEmpty || (!isFinal && !isSubclass) {
             extra.append("\(raw: access)\(raw: typeMember) var _swiftDataIndexes: [[AnyKeyPath]] { [\(raw: indexes.joined(separator: ", "))] }")
+        }
+        // Key paths rooted at a subclass name properties a superclass declares (`\Sub.name`
+        // is not `\Base.name`): each class that can have subclasses lists its properties
+        // rooted at any subclass, and each subclass asks its superclass for them, so that
+        // predicates and sorts on inherited properties become SQL too.
+        let superName = firstInherited.flatMap { $0.split(separator: ".").last.map(String.init) } ?? ""
+        if !isFinal {
+            let own = names.map { "(\\Root.\($0), \"\($0)\")" }.joined(separator: ", ")
+            let inherited = isSubclass ? " + \(firstInherited!)._swiftDataKeyPaths_\(superName)(rootedAt: root)" : ""
+            extra.append("""
+                \(raw: access)static func _swiftDataKeyPaths_\(raw: typeName)<Root: \(raw: typeName)>(rootedAt root: Root.Type) -> [(AnyKeyPath, String)] {
+                    [\(raw: own)]\(raw: inherited)
+                }
+                """)
+        }
+        if isSubclass {
+            extra.append("""
+                \(raw: access)override class var _swiftDataInheritedKeyPaths: [(AnyKeyPath, String)] {
+                    \(raw: firstInherited!)._swiftDataKeyPaths_\(raw: superName)(rootedAt: \(raw: typeName).self)
+                }
+                """)
+        } else if !isFinal {
+            extra.append("\(raw: access)class var _swiftDataInheritedKeyPaths: [(AnyKeyPath, String)] { [] }")
         }
         let storage: DeclSyntax = "@SwiftData.Transient private var _$backingData: SwiftData.BackingData = SwiftData.BackingData()"
         let schemaMetadata: DeclSyntax =

@@ -216,6 +216,28 @@ final class Traveller {
         #expect(FetchPlan(FetchDescriptor(predicate: castOnly), in: context).inMemory)
     }
 
+    @Test("Predicates and sorts on a subclass over properties its superclasses declare run in SQL")
+    func inheritedKeyPathsInSQL() throws {
+        let folder = try TemporaryDirectory()
+        let (container, _) = try savedStore(folder)
+        let context = ModelContext(container)
+        // `name` and `destination` are Journey's, `company` BusinessJourney's: two levels up.
+        let acme = FetchDescriptor<ConferenceJourney>(
+            predicate: #Predicate { $0.company == "Acme" && $0.name.starts(with: "WW") },
+            sortBy: [SortDescriptor(\.destination), SortDescriptor(\.name)])
+        let plan = FetchPlan(acme, in: context)
+        #expect(!plan.inMemory)
+        #expect(plan.request.sortDescriptors?.map(\.key) == ["destination", "name"])
+        #expect(try context.fetch(acme).map(\.talk) == ["Core Data on Linux"])
+
+        let business = FetchDescriptor<BusinessJourney>(
+            predicate: #Predicate { $0.days == 1 && $0.destination != "Annecy" },
+            sortBy: [SortDescriptor(\.name, order: .reverse)])
+        #expect(!FetchPlan(business, in: context).inMemory)
+        #expect(try context.fetch(business).map(\.name) == ["WWDC", "Audit"])
+        #expect(try context.fetchCount(FetchDescriptor<PersonalJourney>(predicate: #Predicate { $0.destination == "Porto" })) == 1)
+    }
+
     @Test("A subclass model's properties change, save and fetch back like any model's")
     func subclassChanges() throws {
         let folder = try TemporaryDirectory()

@@ -91,6 +91,11 @@ final class PostgreSQLConnection {
         let result = count == 0
             ? PQexec(handle, sql)
             : PQexecParams(handle, sql, Int32(count), types, raw, lengths, formats, 0)
+        return try checked(result, sql: sql)
+    }
+
+    /// The result of `sql` when it succeeded; else the server's (or libpq's) error, thrown.
+    private func checked(_ result: OpaquePointer?, sql: String) throws -> PostgreSQLResult {
         guard let result else {
             throw PostgreSQLError(sqlState: nil, message: Self.message(handle), sql: sql)
         }
@@ -111,15 +116,88 @@ final class PostgreSQLConnection {
     /// Runs `body` inside `BEGIN` … `COMMIT` (with `isolation`, e.g. `SERIALIZABLE`); any
     /// error rolls back and is rethrown. A connection that broke is left for the caller to
     /// reconnect.
+    ///
+    /// A commit whose reply is lost is not reported as failed when it succeeded: the
+    /// transaction's ID is read with `BEGIN` (one round trip for both), and when the connection
+    /// breaks while COMMIT's reply is awaited, the server is asked after reconnecting whether
+    /// that transaction committed (``outcome(of:backend:)``). A caller that saw an error can
+    /// therefore run its changes again without committing them twice.
+    @discardableResult
     func transaction<T>(isolation: String? = nil, _ body: () throws -> T) throws -> T {
-        try execute(isolation.map { "BEGIN ISOLATION LEVEL " + $0 } ?? "BEGIN")
+        let begin = (isolation.map { "BEGIN ISOLATION LEVEL " + $0 } ?? "BEGIN") + "; SELECT txid_current()"
+        let transactionID = try execute(begin).int64(0, 0)
+        let backend = backendPID
         do {
             let value = try body()
-            try execute("COMMIT")
+            try commit(transactionID: transactionID, backend: backend)
             return value
         } catch {
             if isHealthy, inTransaction { _ = try? execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// Test seam: when set, COMMIT is sent, then this runs with the connection's socket, then
+    /// COMMIT's reply is read (the tests shut the socket here, so that the reply is lost). Nil
+    /// in every other use.
+    var afterSendingCommit: ((Int32) -> Void)?
+
+    /// Sends `COMMIT`; when the connection breaks before the reply, returns normally if the
+    /// server committed the transaction all the same, and rethrows the failure if it did not.
+    private func commit(transactionID: Int64?, backend: Int32) throws {
+        do {
+            if let afterSendingCommit {
+                guard PQsendQuery(handle, "COMMIT") == 1 else {
+                    throw PostgreSQLError(sqlState: nil, message: Self.message(handle), sql: "COMMIT")
+                }
+                afterSendingCommit(PQsocket(handle))
+                var failure: Error?
+                while let result = PQgetResult(handle) {
+                    do { _ = try checked(result, sql: "COMMIT") } catch { failure = failure ?? error }
+                }
+                if let failure { throw failure }
+            } else {
+                try execute("COMMIT")
+            }
+        } catch let error as PostgreSQLError where error.isConnectionFailure {
+            guard let transactionID else { throw error }
+            switch try outcome(of: transactionID, backend: backend) {
+            case .some(true): return
+            case .some(false): throw error
+            case .none:
+                throw PostgreSQLError(
+                    sqlState: nil,
+                    message: "The connection broke while the server was committing, and whether it committed is not known: \(error.message)",
+                    sql: "COMMIT")
+            }
+        }
+    }
+
+    /// Whether transaction `id` committed (true) or not (false), asked on a new connection
+    /// after the one that ran it broke; nil when the server cannot say (unreachable, or the
+    /// answer no longer kept). A transaction still in progress belongs to the old backend
+    /// (`backend`), which may not yet have seen its client go: that backend is ended, so the
+    /// transaction either finishes its commit or aborts, and the question is asked again.
+    /// Uses `txid_status` (PostgreSQL 10 and later).
+    func outcome(of id: Int64, backend: Int32) throws -> Bool? {
+        guard reconnect() else { return nil }
+        for attempt in 0..<500 {
+            let status = try execute("SELECT txid_status($1)", [.integer(id)]).string(0, 0)
+            switch status {
+            case "committed": return true
+            case "aborted": return false
+            case "in progress":
+                if attempt == 0 {
+                    // Only that backend, and only while it still runs this transaction (a
+                    // process ID can be reused); backend_xid is the ID's low 32 bits.
+                    _ = try execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND backend_xid::text::bigint = $2",
+                        [.integer(Int64(backend)), .integer(id & 0xFFFF_FFFF)])
+                }
+                usleep(10_000)
+            default: return nil
+            }
+        }
+        return nil
     }
 }

@@ -37,7 +37,10 @@ extension PostgreSQLStoreBackend {
     ///
     /// A connection lost during the save is never saved again: the server rolled back what it
     /// had not committed, and the error reaches `save()` (`NSPersistentStoreSaveError`, the
-    /// server's message in the description); the next call reconnects. A save the server
+    /// server's message in the description); the next call reconnects. A connection lost
+    /// while COMMIT's reply was awaited is asked about after reconnecting: a save the server
+    /// committed succeeds (``PostgreSQLConnection/transaction(isolation:_:)``), so the context
+    /// never saves it a second time. A save the server
     /// refused as a serialization failure or a deadlock (SQLSTATE 40001, 40P01: nothing was
     /// committed) is run again, up to ``saveAttempts`` times in all. With
     /// `NSPostgreSQLSerializableOption`, saves run at SERIALIZABLE. Each save ends with a

@@ -58,6 +58,10 @@ enum SQLDialect {
         }
     }
 
+    /// Whether keys are reserved with one `UPDATE … RETURNING` (a round trip saved on
+    /// PostgreSQL; SQLite runs the update and the select in-process).
+    var reservesKeysWithReturning: Bool { self == .postgreSQL }
+
     /// Whether the SQLite store's Swift functions and collations (``SQLiteFunctions``) exist.
     var hasCoreDataFunctions: Bool { self == .sqlite }
 

@@ -89,9 +89,10 @@ extension SQLStoreCore {
         try insert.bind(2, HistorySchema.transactionEntity)
         try insert.bind(3, Int64(1))
         let strings = [transaction.origin.author, HistorySchema.bundleID, transaction.origin.contextName, process]
+        let keys = try historyStrings(strings.compactMap { $0 }, on: connection)
         for (offset, string) in strings.enumerated() {
-            if let string {
-                try insert.bind(Int32(4 + offset), try historyString(string, on: connection))
+            if let string, let key = keys[string] {
+                try insert.bind(Int32(4 + offset), key)
             } else {
                 try insert.bindNull(Int32(4 + offset))
             }
@@ -101,48 +102,78 @@ extension SQLStoreCore {
 
         let count = transaction.inserted.count + transaction.updated.count + transaction.deleted.count
         var id = try nextHistoryKeys(HistorySchema.changeEntity, count: count, on: connection)
+        var changes: [HistoryChangeRow] = []
+        changes.reserveCapacity(count)
         for row in transaction.inserted {
-            try recordChange(id, type: 0, entity: row.entity, pk: row.pk, transaction: number, on: connection)
+            changes.append(HistoryChangeRow(id: id, type: 0, entity: row.entity, pk: row.pk))
             id += 1
         }
         for row in transaction.updated {
-            try recordChange(id, type: 1, entity: row.entity, pk: row.pk, transaction: number, columns: row.columns, on: connection)
+            changes.append(HistoryChangeRow(id: id, type: 1, entity: row.entity, pk: row.pk, columns: row.columns))
             id += 1
         }
         for row in transaction.deleted {
-            try recordChange(id, type: 2, entity: row.entity, pk: row.pk, transaction: number, tombstone: row.tombstone, on: connection)
+            changes.append(HistoryChangeRow(id: id, type: 2, entity: row.entity, pk: row.pk, tombstone: row.tombstone))
             id += 1
         }
+        try recordChanges(changes, transaction: number, on: connection)
         return number
     }
 
-    private func recordChange(
-        _ id: Int64, type: Int64, entity: NSEntityDescription, pk: Int64, transaction: Int64, columns: Data? = nil,
-        tombstone: [SQLBinding] = [], on connection: Connection
-    ) throws {
-        var names = ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
-        names += tombstone.indices.map(HistorySchema.tombstoneColumn)
-        let marks = (1...names.count).map(dialect.parameter).joined(separator: ", ")
-        let statement = try connection.statement("INSERT INTO ACHANGE (\(names.joined(separator: ", "))) VALUES (\(marks))")
-        try statement.bind(1, id)
-        try statement.bind(2, HistorySchema.changeEntity)
-        try statement.bind(3, Int64(1))
-        try statement.bind(4, type)
-        try statement.bind(5, Int64(entity.runtime.entityID))
-        try statement.bind(6, pk)
-        try statement.bind(7, transaction)
-        if let columns {
-            try columns.withUnsafeBytes { try statement.bindBlob(8, $0.baseAddress, count: $0.count) }
-        } else {
-            try statement.bindNull(8)
+    /// Writes `ACHANGE` rows with multi-row `INSERT`s: one statement (one round trip on
+    /// PostgreSQL) per ``historyParametersPerStatement`` bound values, rows with as many
+    /// tombstone columns together.
+    private func recordChanges(_ changes: [HistoryChangeRow], transaction: Int64, on connection: Connection) throws {
+        let byWidth = Dictionary(grouping: changes, by: \.tombstone.count)
+        for width in byWidth.keys.sorted() {
+            let rows = byWidth[width] ?? []
+            var names = ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
+            names += (0..<width).map(HistorySchema.tombstoneColumn)
+            let perStatement = max(1, Self.historyParametersPerStatement / names.count)
+            var start = 0
+            while start < rows.count {
+                let chunk = rows[start..<min(start + perStatement, rows.count)]
+                let values = (0..<chunk.count).map { row in
+                    "(" + (1...names.count).map { dialect.parameter(row * names.count + $0) }.joined(separator: ", ") + ")"
+                }
+                let statement = try connection.statement(
+                    "INSERT INTO ACHANGE (\(names.joined(separator: ", "))) VALUES \(values.joined(separator: ", "))")
+                var index: Int32 = 1
+                func next() -> Int32 { defer { index += 1 }; return index }
+                for change in chunk {
+                    try statement.bind(next(), change.id)
+                    try statement.bind(next(), HistorySchema.changeEntity)
+                    try statement.bind(next(), Int64(1))
+                    try statement.bind(next(), change.type)
+                    try statement.bind(next(), Int64(change.entity.runtime.entityID))
+                    try statement.bind(next(), change.pk)
+                    try statement.bind(next(), transaction)
+                    try statement.bind(change.columns.map(SQLBinding.blob) ?? .null, at: next())
+                    for value in change.tombstone { try statement.bind(value, at: next()) }
+                }
+                try statement.execute()
+                start += chunk.count
+            }
         }
-        for (offset, value) in tombstone.enumerated() { try statement.bind(value, at: Int32(9 + offset)) }
-        try statement.execute()
     }
+
+    /// At most this many values are bound to one multi-row history insert: below SQLite's
+    /// oldest limit on bound parameters (999) and PostgreSQL's (65 535).
+    static var historyParametersPerStatement: Int { 960 }
 
     /// Reserves `count` keys of a history table (its `Z_PRIMARYKEY` row, inside the
     /// transaction); returns the first.
     private func nextHistoryKeys(_ entity: Int64, count: Int, on connection: Connection) throws -> Int64 {
+        if dialect.reservesKeysWithReturning {
+            // One round trip.
+            let update = try connection.statement(
+                "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + \(dialect.parameter(1)) WHERE Z_ENT = \(dialect.parameter(2)) RETURNING Z_MAX")
+            try update.bind(1, Int64(count))
+            try update.bind(2, entity)
+            defer { update.reset() }
+            _ = try update.step()
+            return update.int64(0) - Int64(count) + 1
+        }
         let update = try connection.statement(
             "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + \(dialect.parameter(1)) WHERE Z_ENT = \(dialect.parameter(2))")
         try update.bind(1, Int64(count))
@@ -155,25 +186,38 @@ extension SQLStoreCore {
         return select.int64(0) - Int64(count) + 1
     }
 
-    /// The `ATRANSACTIONSTRING` key of `string`, added when new.
-    private func historyString(_ string: String, on connection: Connection) throws -> Int64 {
-        let select = try connection.statement("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = \(dialect.parameter(1))")
-        try select.bind(string, at: 1)
-        if try select.step() {
+    /// The `ATRANSACTIONSTRING` keys of `strings`, those not there yet added: one query for
+    /// all that exist.
+    private func historyStrings(_ strings: [String], on connection: Connection) throws -> [String: Int64] {
+        let unique = Array(Set(strings)).sorted()
+        guard !unique.isEmpty else { return [:] }
+        let select = try connection.statement(
+            "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING WHERE ZNAME IN ("
+                + (1...unique.count).map(dialect.parameter).joined(separator: ", ") + ")")
+        for (offset, string) in unique.enumerated() { try select.bind(string, at: Int32(offset + 1)) }
+        var keys: [String: Int64] = [:]
+        do {
             defer { select.reset() }
-            return select.int64(0)
+            while try select.step() {
+                if let name = select.string(1), keys[name] == nil { keys[name] = select.int64(0) }
+            }
         }
-        select.reset()
-        let key = try nextHistoryKeys(HistorySchema.stringEntity, count: 1, on: connection)
+        let missing = unique.filter { keys[$0] == nil }
+        guard !missing.isEmpty else { return keys }
+        var key = try nextHistoryKeys(HistorySchema.stringEntity, count: missing.count, on: connection)
         let insert = try connection.statement(
             "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES ("
                 + (1...4).map(dialect.parameter).joined(separator: ", ") + ")")
-        try insert.bind(1, key)
-        try insert.bind(2, HistorySchema.stringEntity)
-        try insert.bind(3, Int64(1))
-        try insert.bind(string, at: 4)
-        try insert.execute()
-        return key
+        for string in missing {
+            try insert.bind(1, key)
+            try insert.bind(2, HistorySchema.stringEntity)
+            try insert.bind(3, Int64(1))
+            try insert.bind(string, at: 4)
+            try insert.execute()
+            keys[string] = key
+            key += 1
+        }
+        return keys
     }
 
     // MARK: Reading
@@ -382,4 +426,15 @@ extension HistorySchema {
         default: nil
         }
     }
+}
+
+/// One `ACHANGE` row to write: its key, change type (0 insert, 1 update, 2 delete), the row
+/// it names, the changed columns' bits (updates) and the tombstone (deletes).
+private struct HistoryChangeRow {
+    let id: Int64
+    let type: Int64
+    let entity: NSEntityDescription
+    let pk: Int64
+    var columns: Data? = nil
+    var tombstone: [SQLBinding] = []
 }
