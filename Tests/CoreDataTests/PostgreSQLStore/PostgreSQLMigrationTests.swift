@@ -39,47 +39,13 @@ private func open(_ url: URL, _ model: NSManagedObjectModel,
     return coordinator
 }
 
-/// Every object of the coordinator's stores as text, independent of `Z_PK`: entity, attribute
-/// values, then each relationship as the sorted texts of the objects it points at.
-private func snapshot(_ coordinator: NSPersistentStoreCoordinator) throws -> [String] {
-    let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-    context.persistentStoreCoordinator = coordinator
-    return try context.performAndWait {
-        func identity(_ object: NSManagedObject) -> String {
-            let attributes = object.entity.attributesByName.filter { !$0.value.isTransient }.keys.sorted()
-            let values = attributes.map { "\($0)=\(object.value(forKey: $0).map { "\($0)" } ?? "nil")" }
-            return "\(object.entity.name ?? "?")(\(values.joined(separator: ",")))"
-        }
-        var result: [String] = []
-        for entity in coordinator.managedObjectModel.entities where !entity.isAbstract {
-            let request = NSFetchRequest<NSManagedObject>(entityName: entity.name!)
-            request.includesSubentities = false
-            for object in try context.fetch(request) {
-                var text = identity(object)
-                for name in entity.relationshipsByName.keys.sorted() {
-                    var members: [String] = []
-                    switch object.value(forKey: name) {
-                    case let one as NSManagedObject: members = [identity(one)]
-                    case let set as NSSet: members = set.compactMap { ($0 as? NSManagedObject).map(identity) }.sorted()
-                    case let ordered as NSOrderedSet: members = ordered.compactMap { ($0 as? NSManagedObject).map(identity) }
-                    default: break
-                    }
-                    text += " \(name)->[\(members.joined(separator: "; "))]"
-                }
-                result.append(text)
-            }
-        }
-        return result.sorted()
-    }
-}
-
-/// What Apple's migration of the V1 fixture wrote (its V2 fixture), as ``snapshot(_:)`` text.
+/// What Apple's migration of the V1 fixture wrote (its V2 fixture), as ``storeSnapshot(_:)`` text.
 private func applesMigration() throws -> [String] {
     let folder = try TemporaryDirectory()
     let v2 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V2.sqlite", to: folder)
     let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try sampleModel("SampleModel2"))
     try coordinator.addPersistentStore(type: .sqlite, at: v2)
-    return try snapshot(coordinator)
+    return try storeSnapshot(coordinator)
 }
 
 /// One process opening the old store with SampleModel2 and the migration options; prints
@@ -89,7 +55,7 @@ private func openingProcess(location: String) throws {
     let url = try #require(URL(string: location))
     let coordinator = try open(url, try sampleModel("SampleModel2"))
     let writer = try PostgreSQLTestDatabase.run("SELECT xmin::text FROM Z_METADATA", on: url)
-    let objects = try snapshot(coordinator).count
+    let objects = try storeSnapshot(coordinator).count
     print("opened \(writer.first?.first.flatMap { $0 } ?? "?") \(objects)")
 }
 
@@ -100,7 +66,7 @@ struct PostgreSQLMigrationTests {
         let database = try oldStore()
         let uuid = "SELECT Z_UUID FROM Z_METADATA"
         let before = try database.rows(uuid)
-        let migrated = try snapshot(try open(database.url, try sampleModel("SampleModel2")))
+        let migrated = try storeSnapshot(try open(database.url, try sampleModel("SampleModel2")))
         let theirs = try applesMigration()
         #expect(migrated.count > 100)
         #expect(migrated.contains { $0.hasPrefix("LuxuryCar(") })
@@ -109,7 +75,7 @@ struct PostgreSQLMigrationTests {
         #expect(try database.rows(uuid) == before)
         let store = try #require(try open(database.url, try sampleModel("SampleModel2"), options: nil).persistentStores.first)
         #expect((store.metadata[NSStoreModelVersionHashesKey] as? [String: Data])?["LuxuryCar"] != nil)
-        #expect(try snapshot(try open(database.url, try sampleModel("SampleModel2"), options: nil)) == theirs)
+        #expect(try storeSnapshot(try open(database.url, try sampleModel("SampleModel2"), options: nil)) == theirs)
         // No schema of old tables is left behind.
         #expect(try database.rows("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'cd_migration_%'").isEmpty)
     }
@@ -184,7 +150,7 @@ struct PostgreSQLMigrationTests {
     func migratesThroughVersions() throws {
         let database = try oldStore()
         let coordinator = try open(database.url, try sampleModel("SampleModel3"))
-        #expect(try snapshot(coordinator).count > 100)
+        #expect(try storeSnapshot(coordinator).count > 100)
         // SampleModel3's hashes: the store opens with it without the migration options.
         #expect(try open(database.url, try sampleModel("SampleModel3"), options: nil).persistentStores.count == 1)
     }
@@ -256,7 +222,7 @@ struct PostgreSQLMigrationTests {
         // Both saw Z_METADATA as one transaction wrote it: one migration.
         #expect(Set(opened.map { $0[1] }).count == 1, "\(opened)")
         #expect(opened.allSatisfy { $0.count == 3 && Int($0[2]) == expected })
-        #expect(try snapshot(try open(database.url, try sampleModel("SampleModel2"), options: nil)) == applesMigration())
+        #expect(try storeSnapshot(try open(database.url, try sampleModel("SampleModel2"), options: nil)) == applesMigration())
     }
 }
 

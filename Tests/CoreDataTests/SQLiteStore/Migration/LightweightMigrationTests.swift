@@ -22,47 +22,6 @@ private enum Bundles {
     }
 }
 
-/// Every object of the store as text: its entity and attribute values, then each
-/// relationship as the sorted texts of the objects it points at. Independent of `Z_PK`.
-private func snapshot(_ coordinator: NSPersistentStoreCoordinator) throws -> [String] {
-    let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-    context.persistentStoreCoordinator = coordinator
-    return try context.performAndWait {
-        func identity(_ object: NSManagedObject) -> String {
-            let entity = object.entity
-            let values = entity.attributesByName.keys.sorted().filter { !entity.attributesByName[$0]!.isTransient }
-                .map { "\($0)=\(object.value(forKey: $0).map { "\($0)" } ?? "nil")" }
-            return "\(entity.name ?? "?")(\(values.joined(separator: ",")))"
-        }
-        var result: [String] = []
-        for entity in coordinator.managedObjectModel.entities where !entity.isAbstract {
-            let request = NSFetchRequest<NSManagedObject>(entityName: entity.name!)
-            request.includesSubentities = false
-            for object in try context.fetch(request) {
-                var text = identity(object)
-                for name in entity.relationshipsByName.keys.sorted() {
-                    let value = object.value(forKey: name)
-                    let members: [String]
-                    if let one = value as? NSManagedObject {
-                        members = [identity(one)]
-                    } else if let set = value as? Set<NSManagedObject> {
-                        members = set.map(identity).sorted()
-                    } else if let set = value as? NSSet {
-                        members = set.compactMap { ($0 as? NSManagedObject).map(identity) }.sorted()
-                    } else if let ordered = value as? NSOrderedSet {
-                        members = ordered.compactMap { ($0 as? NSManagedObject).map(identity) }
-                    } else {
-                        members = []
-                    }
-                    text += " \(name)->[\(members.joined(separator: "; "))]"
-                }
-                result.append(text)
-            }
-        }
-        return result.sorted()
-    }
-}
-
 private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashable: Any]? = migrationOptions) throws -> NSPersistentStoreCoordinator {
     let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
     try coordinator.addPersistentStore(type: .sqlite, at: url, options: options)
@@ -75,8 +34,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         let folder = try TemporaryDirectory()
         let v1 = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: folder)
         let apple = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V2.sqlite", to: folder)
-        let ours = try snapshot(try open(v1, try Bundles.sampleModel().model(forVersion: "SampleModel2")))
-        let theirs = try snapshot(try open(apple, try Bundles.sampleModel().model(forVersion: "SampleModel2")))
+        let ours = try storeSnapshot(try open(v1, try Bundles.sampleModel().model(forVersion: "SampleModel2")))
+        let theirs = try storeSnapshot(try open(apple, try Bundles.sampleModel().model(forVersion: "SampleModel2")))
         #expect(ours.count > 100)
         #expect(ours.contains { $0.hasPrefix("LuxuryCar(") })
         #expect(ours == theirs)
@@ -87,7 +46,7 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
             type: .sqlite, at: Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel_V1.sqlite", to: untouched))
         #expect(metadata[NSStoreUUIDKey] as? String == original[NSStoreUUIDKey] as? String)
         #expect((metadata[NSStoreModelVersionHashesKey] as? [String: Data])?["LuxuryCar"] != nil)
-        #expect(try snapshot(try open(v1, try Bundles.sampleModel().model(forVersion: "SampleModel2"), options: nil)) == theirs)
+        #expect(try storeSnapshot(try open(v1, try Bundles.sampleModel().model(forVersion: "SampleModel2"), options: nil)) == theirs)
     }
 
     @Test("migration keeps Z_PK, Z_OPT and each hierarchy's Z_MAX; Z_PRIMARYKEY is what Apple's migration left")
@@ -210,17 +169,17 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         let folder = try TemporaryDirectory()
         let url = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel3_V1.sqlite", to: folder)
         let bundle = try Bundles.sampleModel3()
-        let original = try snapshot(try open(url, try bundle.model(forVersion: "SampleModel3"), options: nil))
+        let original = try storeSnapshot(try open(url, try bundle.model(forVersion: "SampleModel3"), options: nil))
         #expect(!original.isEmpty)
-        let v2 = try snapshot(try open(url, try bundle.model(forVersion: "SampleModel3_v2")))
+        let v2 = try storeSnapshot(try open(url, try bundle.model(forVersion: "SampleModel3_v2")))
         #expect(v2 == original.map { $0 + " pet->[]" })
-        let v3 = try snapshot(try open(url, try bundle.model(forVersion: "SampleModel3_v3")))
+        let v3 = try storeSnapshot(try open(url, try bundle.model(forVersion: "SampleModel3_v3")))
         #expect(v3.count == original.count)
         #expect(v3.allSatisfy { !$0.contains("petName") })
         // Straight from V1 to v3 gives the same store.
         let directFolder = try TemporaryDirectory()
         let direct = try Fixtures.copyStore("alemar11_CoreDataPlus__SampleModel3_V1.sqlite", to: directFolder)
-        #expect(try snapshot(try open(direct, try bundle.model(forVersion: "SampleModel3_v3"))) == v3)
+        #expect(try storeSnapshot(try open(direct, try bundle.model(forVersion: "SampleModel3_v3"))) == v3)
     }
 
     @Test("Moody 1 → 2 renames remoteIdentifier to remoteID and adds rating with its default")
@@ -232,7 +191,7 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         #expect(!before.isEmpty)
         #expect(try RawDatabase(url).rows("SELECT Z_PK, ZREMOTEID FROM ZMOOD ORDER BY Z_PK").map { "\($0)" } == before)
         #expect(try RawDatabase(url).scalar("SELECT COUNT(*) FROM ZMOOD WHERE ZRATING = 0") as? Int64 == Int64(before.count))
-        #expect(try snapshot(coordinator).count > before.count)
+        #expect(try storeSnapshot(coordinator).count > before.count)
     }
 
     @Test("Moody 3 → 4 moves Continent and Country out of their abstract parent, keeping relationships")
@@ -240,8 +199,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         let folder = try TemporaryDirectory()
         let url = try Fixtures.copyStore("objcio_core-data__Moody_3.moody.sqlite", to: folder)
         let bundle = try Bundles.moody()
-        let before = try snapshot(try open(url, try bundle.model(forVersion: "Moody 3"), options: nil))
-        let after = try snapshot(try open(url, try bundle.model(forVersion: "Moody 4")))
+        let before = try storeSnapshot(try open(url, try bundle.model(forVersion: "Moody 3"), options: nil))
+        let after = try storeSnapshot(try open(url, try bundle.model(forVersion: "Moody 4")))
         #expect(after.count == before.count)
         let db = try RawDatabase(url)
         #expect(try db.scalar("SELECT COUNT(*) FROM ZCOUNTRY") as? Int64 ?? 0 > 0)
@@ -280,8 +239,8 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
         let url = try Fixtures.copyStore(Self.moodyStores[step], to: folder)
         let next = try Fixtures.copyStore(Self.moodyStores[step + 1], to: folder)
         let version = Self.moodyVersions[step + 1]
-        return (try snapshot(try open(url, try Bundles.moody().model(forVersion: version))),
-                try snapshot(try open(next, try Bundles.moody().model(forVersion: version), options: nil)))
+        return (try storeSnapshot(try open(url, try Bundles.moody().model(forVersion: version))),
+                try storeSnapshot(try open(next, try Bundles.moody().model(forVersion: version), options: nil)))
     }
 
     @Test("Moody 1 → 2 and 3 → 4 give exactly the stores objcio's (lightweight) migrations wrote", arguments: [0, 2])
@@ -353,7 +312,7 @@ private func open(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashab
             try context.save()
         }
         try coordinator.remove(coordinator.persistentStores[0])
-        let migrated = try snapshot(try open(url, try bundle.model(forVersion: "Library 2")))
+        let migrated = try storeSnapshot(try open(url, try bundle.model(forVersion: "Library 2")))
         #expect(migrated == [
             "Author(born=1900,name=Ann) books->[Book(heading=A1); Book(heading=A2)]",
             "Author(born=1900,name=Bob) books->[Book(heading=B1)]",
