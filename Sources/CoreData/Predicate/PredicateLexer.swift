@@ -235,11 +235,16 @@ struct PredicateLexer {
             case "t": result.append("\t")
             case "r": result.append("\r")
             case "0"..."7":
+                // Characters compare as grapheme clusters: "1\u{301}" (a digit with a combining
+                // mark) sorts between "1" and "2", so only ASCII digits are octal digits.
                 var digits = String(e)
-                while digits.count < 3, let d = peek(), ("0"..."7").contains(d) {
+                while digits.count < 3, let d = peek(), d.isASCII, ("0"..."7").contains(d) {
                     digits.append(d); index += 1
                 }
-                result.unicodeScalars.append(Unicode.Scalar(UInt8(UInt16(digits, radix: 8)! & 0xFF)))
+                guard e.isASCII, let code = UInt16(digits, radix: 8) else {
+                    throw error("malformed octal escape in string", at: index - 1)
+                }
+                result.unicodeScalars.append(Unicode.Scalar(UInt8(code & 0xFF)))
             case "x", "u":
                 let width = e == "x" ? 2 : 4
                 var digits = ""
