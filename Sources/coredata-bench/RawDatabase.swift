@@ -212,6 +212,60 @@ extension RawDatabase {
     }
 }
 
+/// A record row held the way a program using SQLite directly holds it: one struct of Swift
+/// values per row, every column our store reads for a record (`Z_PK`, `Z_ENT`, `Z_OPT`
+/// and the 10 attributes).
+struct RawRecord {
+    var pk: Int64
+    var entity: Int64
+    var opt: Int64
+    var ident: Int64
+    var quantity: Int64
+    var rank: Int64
+    var flags: Int64
+    var price: Double
+    var weight: Double
+    var name: String?
+    var city: String?
+    var notes: String?
+    var created: Date?
+
+    /// The row under `statement`, a SELECT of `RawDatabase.recordSelect`'s columns.
+    @inline(__always)
+    init(_ statement: OpaquePointer) {
+        pk = sqlite3_column_int64(statement, 0)
+        entity = sqlite3_column_int64(statement, 1)
+        opt = sqlite3_column_int64(statement, 2)
+        ident = sqlite3_column_int64(statement, 3)
+        quantity = sqlite3_column_int64(statement, 4)
+        rank = sqlite3_column_int64(statement, 5)
+        flags = sqlite3_column_int64(statement, 6)
+        price = sqlite3_column_double(statement, 7)
+        weight = sqlite3_column_double(statement, 8)
+        name = RawDatabase.string(statement, 9)
+        city = RawDatabase.string(statement, 10)
+        notes = RawDatabase.string(statement, 11)
+        created = RawDatabase.date(statement, 12)
+    }
+
+    /// The primary key, then the 10 attributes (what `Bench.hash(_:key:)` hashes).
+    var hash: RowHash {
+        var row = RowHash()
+        row.add(pk)
+        row.add(ident)
+        row.add(quantity)
+        row.add(rank)
+        row.add(flags)
+        row.add(price)
+        row.add(weight)
+        row.add(name)
+        row.add(city)
+        row.add(notes)
+        row.add(created)
+        return row
+    }
+}
+
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

@@ -144,7 +144,7 @@ progress("coredata-bench: N = \(options.n), \(options.runs) runs after a warm-up
 do {
     try run(bench.insert, setUpOnly: !selected("insert"))
     try bench.alignRawWithOurs()
-    for workload in [bench.faultFetch, bench.faultFire, bench.fullFetch, bench.keyValueFetch, bench.dictionaryFetch,
+    for workload in [bench.faultFetch, bench.faultKeysFetch, bench.faultFire, bench.fullFetch, bench.keyValueFetch, bench.dictionaryFetch,
                      bench.twoContexts] where selected(workload.key) {
         try run(workload)
     }
