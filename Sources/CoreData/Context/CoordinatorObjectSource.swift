@@ -61,9 +61,7 @@ final class CoordinatorObjectSource: ObjectSource {
                     // See NSPersistentStoreCoordinator+Batches.swift: the values load when the
                     // faults fire, a batch at a time.
                     let keys = try root.serving(context) { try root.fetchKeys(plan, in: store, batchSize: query.fetchBatchSize) }
-                    objects += keys.compactMap {
-                        context.registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: store, fallback: nil)
-                    }
+                    objects += context.registerFetched(keys: keys, store: store)
                 } else {
                     let rows = try call(for: store) { try root.fetchRows(plan, in: store) }
                     objects += context.register(rows: rows, store: store, asFault: query.returnsFaults)

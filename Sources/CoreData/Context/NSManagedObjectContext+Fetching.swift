@@ -160,22 +160,66 @@ extension NSManagedObjectContext {
         }
         let storeID = ObjectIdentifier(store)
         let keys = rows.map { RegistryKey(store: storeID, root: $0.entity.runtime.rootID, pk: $0.pk) }
+        let objects = registerFetched(keys, store: store, entity: { rows[$0].entity })
+        if !asFault {
+            for (object, row) in zip(objects, rows) where object.isFault { object.realize(from: row) }
+        }
+        return objects
+    }
+
+    /// The registered objects (or new faults) for the keys a fetch read without values
+    /// (`includesPropertyValues = false`, batched fetches, object-ID results), in order, with
+    /// one registry search and one registry write for all of them, as
+    /// ``register(rows:store:asFault:)`` does for rows. Keys of an entity the model does
+    /// not know are left out.
+    func registerFetched(keys: [StoreKey], store: NSPersistentStore) -> [NSManagedObject] {
+        guard let model else { return [] }
+        guard !store.talksToContexts, keys.count > 1 else {
+            return keys.compactMap { registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: store, fallback: nil) }
+        }
+        // Keys come in runs of one entity: each run's entity is looked up once.
+        var run: (id: Int, entity: NSEntityDescription?) = (-1, nil)
+        func entity(_ id: Int) -> NSEntityDescription? {
+            if id != run.id { run = (id, model.entity(forID: id)) }
+            return run.entity
+        }
+        let known = keys.filter { $0.pk > 0 && entity($0.entityID) != nil }
+        let storeID = ObjectIdentifier(store)
+        var registryKeys: [RegistryKey] = []
+        registryKeys.reserveCapacity(known.count)
+        var root: (id: Int, root: ObjectIdentifier) = (-1, storeID)
+        for key in known {
+            if key.entityID != root.id { root = (key.entityID, entity(key.entityID)!.runtime.rootID) }
+            registryKeys.append(RegistryKey(store: storeID, root: root.root, pk: key.pk))
+        }
+        return registerFetched(registryKeys, store: store, entity: { entity(known[$0].entityID)! })
+    }
+
+    /// The objects for the rows or keys one fetch read from one store (`keys[i]` is row
+    /// `i`'s registry key, `entity(i)` its entity, asked only for rows without a registered
+    /// object): registered ones as they are, new faults for the rest, registered with one
+    /// registry search and one write. Only for stores that answer each primary key of an
+    /// inheritance root at most once per fetch and do not hear of registrations.
+    private func registerFetched(_ keys: [RegistryKey], store: NSPersistentStore,
+                                 entity: (Int) -> NSEntityDescription) -> [NSManagedObject] {
+        let count = keys.count
         let found = registry.objects(for: keys)
         var objects: [NSManagedObject] = []
-        objects.reserveCapacity(rows.count)
+        objects.reserveCapacity(count)
         var created: [NSManagedObject] = []
-        created.reserveCapacity(rows.count)
+        created.reserveCapacity(count)
         var createdKeys: [RegistryKey] = []
-        createdKeys.reserveCapacity(rows.count)
-        // The class of the last row's entity: rows come in runs of one entity.
+        createdKeys.reserveCapacity(count)
+        // The class of the last new object's entity, looked up once per run.
         var last: (entity: NSEntityDescription?, type: NSManagedObject.Type) = (nil, NSManagedObject.self)
-        for (i, row) in rows.enumerated() {
+        for i in 0..<count {
             if let object = found[i] {
                 objects.append(object)
                 continue
             }
-            if last.entity !== row.entity { last = (row.entity, row.entity.runtime.objectClass) }
-            let object = makeUnregisteredFault(NSManagedObjectID(entity: row.entity, store: store, reference: .permanent(row.pk)),
+            let rowEntity = entity(i)
+            if last.entity !== rowEntity { last = (rowEntity, rowEntity.runtime.objectClass) }
+            let object = makeUnregisteredFault(NSManagedObjectID(entity: rowEntity, store: store, reference: .permanent(keys[i].pk)),
                                                of: last.type)
             object.context = self
             objects.append(object)
@@ -185,9 +229,6 @@ extension NSManagedObjectContext {
         if !created.isEmpty {
             let released = registry.insert(created, keys: createdKeys, retained: retainsRegisteredObjects)
             if !released.isEmpty { noteUnregistered(released) }
-        }
-        if !asFault {
-            for (object, row) in zip(objects, rows) where object.isFault { object.realize(from: row) }
         }
         return objects
     }

@@ -203,6 +203,39 @@ import CoreDataTestSupport
         #expect(Set(try context.fetch(ids)) == Set(items.map(\.objectID)))
     }
 
+    @Test("A fetch without property values hands back the objects the context holds, in order, and faults of each row's own entity for the rest",
+          arguments: allStoreTypes)
+    func keysOnlyRegistered(_ storeType: String) throws {
+        let stack = try TestStack(storeType: storeType, model: Models.library())
+        for (i, name) in ["Message", "TextMessage", "SystemMessage", "TextMessage", "Message"].enumerated() {
+            NSEntityDescription.insertNewObject(forEntityName: name, into: stack.context)
+                .setValue(Date(timeIntervalSinceReferenceDate: Double(i)), forKey: "sentAt")
+        }
+        try stack.context.save()
+        let context = stack.newContext()
+        let sorted = NSFetchRequest<NSManagedObject>(entityName: "Message")
+        sorted.sortDescriptors = [NSSortDescriptor(key: "sentAt", ascending: true)]
+        let third = try context.performAndWait {
+            let request = sorted.copy() as! NSFetchRequest<NSManagedObject>
+            request.fetchOffset = 2
+            request.fetchLimit = 1
+            return try context.fetch(request)[0]
+        }
+        try context.performAndWait {
+            let request = sorted.copy() as! NSFetchRequest<NSManagedObject>
+            request.includesPropertyValues = false
+            let objects = try context.fetch(request)
+            #expect(objects.map { $0.entity.name } == ["Message", "TextMessage", "SystemMessage", "TextMessage", "Message"])
+            #expect(objects[2] === third)
+            #expect(Set(objects.map(ObjectIdentifier.init)).count == 5)
+            #expect(objects.allSatisfy { context.registeredObject(for: $0.objectID) === $0 })
+            #expect(objects.map { ($0.value(forKey: "sentAt") as? Date)?.timeIntervalSinceReferenceDate } == [0, 1, 2, 3, 4])
+            // Fetched again: the same objects.
+            let again = try context.fetch(request)
+            #expect(zip(objects, again).allSatisfy { $0 === $1 })
+        }
+    }
+
     @Test("includesSubentities decides whether sub-entities' objects are fetched", arguments: allStoreTypes)
     func subentities(_ storeType: String) throws {
         let stack = try TestStack(storeType: storeType, model: Models.library())
