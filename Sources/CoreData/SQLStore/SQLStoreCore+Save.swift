@@ -28,7 +28,7 @@ extension SQLStoreCore {
         }
         // Before the writes: a deleted row's tombstone is read from the row itself.
         let history = try historyTransaction(for: changes, on: connection)
-        for write in changes.inserts { try insert(write, on: connection) }
+        try insert(changes.inserts, on: connection)
         for write in changes.updates.sorted(by: { Self.lockOrder($0.entity, $0.pk, $1.entity, $1.pk) }) {
             if let conflict = try update(write, on: connection) { conflicts.append(conflict) }
         }
@@ -60,31 +60,65 @@ extension SQLStoreCore {
 
     // MARK: Rows
 
-    private func insert(_ write: StoreChanges.Write, on connection: Connection) throws {
-        let plan = try plan(for: write.entity)
-        let key = WriteSQLKey(entityID: write.entity.runtime.entityID, update: false, fields: [])
-        let sql: String
-        if let cached = writeSQL[key] {
-            sql = cached
-        } else {
-            var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-            for field in plan.fields {
-                columns.append(field.column)
-                if case let .toOne(_, entityColumn?, _) = field.kind { columns.append(entityColumn) }
+    /// Inserts rows, each run of one entity through one statement (its SQL and plan looked
+    /// up once per run, not per row), binding the common column kinds straight from the
+    /// row's slots (the plan's ``SQLEntityPlan/decodeOps``, plain values) and the rest
+    /// through ``bind(_:of:to:at:on:)``.
+    private func insert(_ writes: [StoreChanges.Write], on connection: Connection) throws {
+        var start = 0
+        while start < writes.count {
+            let entity = writes[start].entity
+            var end = start + 1
+            while end < writes.count, writes[end].entity === entity { end += 1 }
+            let plan = try plan(for: entity)
+            let statement = try connection.statement(insertSQL(plan))
+            let entityID = Int64(entity.runtime.entityID)
+            for i in start..<end {
+                let row = writes[i].values
+                try statement.bind(1, writes[i].pk)
+                try statement.bind(2, entityID)
+                try statement.bind(3, Int64(1))
+                var index: Int32 = 4
+                for op in plan.decodeOps {
+                    if op.kind == .other {
+                        try bind(plan.fields[op.field], of: row, to: statement, at: &index, on: connection)
+                        continue
+                    }
+                    let value = row.values.value(at: op.slot)
+                    switch (op.kind, value.type) {
+                    case (_, .null): try statement.bindNull(index)
+                    case (.integer, .int64), (.integer, .bool): try statement.bind(index, value.int64)
+                    case (.boolean, .bool), (.boolean, .int64): try statement.bind(index, Int64(value.bool ? 1 : 0))
+                    case (.double, .double), (.double, .date), (.date, .date), (.date, .double):
+                        try statement.bind(index, value.double)
+                    case (.text, .text):
+                        let bytes = value.bytes
+                        try statement.bindText(index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), count: bytes.count)
+                    default:
+                        try bind(plan.fields[op.field], of: row, to: statement, at: &index, on: connection)
+                        continue
+                    }
+                    index += 1
+                }
+                try statement.execute()
             }
-            let marks = (1...columns.count).map(dialect.parameter).joined(separator: ", ")
-            sql = "INSERT INTO \(plan.tableName) (\(columns.joined(separator: ", "))) VALUES (\(marks))"
-            writeSQL[key] = sql
+            start = end
         }
-        let statement = try connection.statement(sql)
-        try statement.bind(1, write.pk)
-        try statement.bind(2, Int64(write.entity.runtime.entityID))
-        try statement.bind(3, Int64(1))
-        var index: Int32 = 4
+    }
+
+    /// The INSERT of every column of an entity's rows (built once per entity).
+    private func insertSQL(_ plan: SQLEntityPlan) -> String {
+        let key = WriteSQLKey(entityID: plan.entity.runtime.entityID, update: false, fields: [])
+        if let cached = writeSQL[key] { return cached }
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
         for field in plan.fields {
-            try bind(field, of: write.values, to: statement, at: &index, on: connection)
+            columns.append(field.column)
+            if case let .toOne(_, entityColumn?, _) = field.kind { columns.append(entityColumn) }
         }
-        try statement.execute()
+        let marks = (1...columns.count).map(dialect.parameter).joined(separator: ", ")
+        let sql = "INSERT INTO \(plan.tableName) (\(columns.joined(separator: ", "))) VALUES (\(marks))"
+        writeSQL[key] = sql
+        return sql
     }
 
     /// Updates a row at the version the context read; returns the conflict when the row

@@ -175,11 +175,23 @@ extension NSPersistentStoreCoordinator {
         }
         rowEpoch &+= 1
         try store.backend.save(changes)
-        for write in changes.inserts + changes.updates {
-            rowCache[cacheKey(store, write.entity, write.pk)] = write.values
+        // Filled through a local (a write per row to the stored property would begin a
+        // dynamic exclusivity access each time), the inserts and updates without joining
+        // them into a new array first, each entity's root looked up once per run.
+        var cache: [RowCacheKey: StoreRow] = [:]
+        swap(&cache, &rowCache)
+        defer { swap(&cache, &rowCache) }
+        cache.reserveCapacity(cache.count + changes.inserts.count + changes.updates.count)
+        let storeID = ObjectIdentifier(store)
+        var last: (entity: NSEntityDescription?, root: ObjectIdentifier) = (nil, storeID)
+        for writes in [changes.inserts, changes.updates] {
+            for write in writes {
+                if last.entity !== write.entity { last = (write.entity, write.entity.runtime.rootID) }
+                cache[RowCacheKey(store: storeID, root: last.root, pk: write.pk)] = write.values
+            }
         }
         for delete in changes.deletes {
-            rowCache.removeValue(forKey: cacheKey(store, delete.entity, delete.pk))
+            cache.removeValue(forKey: cacheKey(store, delete.entity, delete.pk))
         }
     }
 
