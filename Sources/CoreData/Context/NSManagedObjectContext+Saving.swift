@@ -142,50 +142,90 @@ extension NSManagedObjectContext {
     /// Reserves a store key for each object that still has a temporary ID, one
     /// `allocateKeys` call per inheritance root, without changing the objects.
     func allocatePermanentIDs(for objects: [NSManagedObject]) throws -> [(NSManagedObject, NSManagedObjectID)] {
+        try zip(objects, permanentIDs(allocatingFor: objects)).compactMap { object, objectID in
+            objectID.map { (object, $0) }
+        }
+    }
+
+    /// ``allocatePermanentIDs(for:)`` answered in the objects' order: element `i` is the new
+    /// ID of `objects[i]`, nil for an object that needs none (it has a permanent ID or
+    /// belongs to another context).
+    func permanentIDs(allocatingFor objects: [NSManagedObject]) throws -> [NSManagedObjectID?] {
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "The context has no persistent store coordinator.")
         }
-        let pending = objects.filter { $0.objectID.isTemporaryID && $0.context === self }
+        var result = [NSManagedObjectID?](repeating: nil, count: objects.count)
         // Each object's store: the one `assign(_:to:)` chose, else the first that holds its
         // entity. A store that chooses identities itself (a custom store's
         // obtainPermanentIDs(for:)) is asked once for all its objects, as on Apple.
+        // Families hold the objects' positions.
         struct Family: Hashable { let store: ObjectIdentifier; let root: ObjectIdentifier }
-        var families: [Family: [NSManagedObject]] = [:]
+        var families: [Family: [Int]] = [:]
         var storesByID: [ObjectIdentifier: NSPersistentStore] = [:]
-        for object in pending {
+        // The store and family of the last object's entity: inserts come in runs of one
+        // entity, and the coordinator's answer (under its lock) is the same for each.
+        var last: (entity: NSEntityDescription?, store: NSPersistentStore?, root: ObjectIdentifier?) = (nil, nil, nil)
+        for (index, object) in objects.enumerated() where object.objectID.isTemporaryID && object.context === self {
             let entity = object.entity
-            guard let store = assignedStores[ObjectIdentifier(object)] ?? coordinator.store(for: entity) else {
+            if last.entity !== entity {
+                last = (entity, coordinator.store(for: entity), ObjectIdentifier(entity.runtime.root))
+            }
+            let assigned = assignedStores.isEmpty ? nil : assignedStores[ObjectIdentifier(object)]
+            guard let store = assigned ?? last.store else {
                 throw CoreDataError.make(NSPersistentStoreSaveError, "No store of the coordinator holds the entity \(entity.name ?? "?").")
             }
             storesByID[ObjectIdentifier(store)] = store
-            families[Family(store: ObjectIdentifier(store), root: ObjectIdentifier(entity.runtime.root)), default: []].append(object)
+            families[Family(store: ObjectIdentifier(store), root: last.root!), default: []].append(index)
         }
-        var byStore: [ObjectIdentifier: (store: NSPersistentStore, groups: [[NSManagedObject]])] = [:]
+        var byStore: [ObjectIdentifier: (store: NSPersistentStore, groups: [[Int]])] = [:]
         for (family, group) in families {
             byStore[family.store, default: (storesByID[family.store]!, [])].groups.append(group)
         }
-        var result: [(NSManagedObject, NSManagedObjectID)] = []
         for (store, storeGroups) in byStore.values {
             let all = storeGroups.flatMap { $0 }
-            if let keys = try coordinator.obtainKeys(for: all, in: store) {
+            if let keys = try coordinator.obtainKeys(for: all.map { objects[$0] }, in: store) {
                 guard keys.count == all.count else {
                     throw CoreDataError.make(NSCoreDataError,
                         "The store returned \(keys.count) permanent IDs for \(all.count) objects.")
                 }
-                for (object, key) in zip(all, keys) {
-                    let entity = coordinator.managedObjectModel.entity(forID: key.entityID) ?? object.entity
-                    result.append((object, NSManagedObjectID(entity: entity, store: store, reference: .permanent(key.pk))))
+                for (index, key) in zip(all, keys) {
+                    let entity = coordinator.managedObjectModel.entity(forID: key.entityID) ?? objects[index].entity
+                    result[index] = NSManagedObjectID(entity: entity, store: store, reference: .permanent(key.pk))
                 }
                 continue
             }
             for group in storeGroups {
-                let first = try coordinator.allocateKeys(entity: group[0].entity, count: group.count, in: store)
-                for (offset, object) in group.enumerated() {
-                    result.append((object, NSManagedObjectID(entity: object.entity, store: store, reference: .permanent(first + Int64(offset)))))
+                let first = try coordinator.allocateKeys(entity: objects[group[0]].entity, count: group.count, in: store)
+                for (offset, index) in group.enumerated() {
+                    result[index] = NSManagedObjectID(entity: objects[index].entity, store: store,
+                                                      reference: .permanent(first + Int64(offset)))
                 }
             }
         }
         return result
+    }
+
+    /// ``reassign(_:to:)`` for the inserted objects of a save: objects moving from a
+    /// temporary ID to a permanent one of a store that does not hear of registrations move
+    /// in the registry under one lock; the others one at a time.
+    func reassign(_ moves: [(object: NSManagedObject, objectID: NSManagedObjectID)]) {
+        var objects: [NSManagedObject] = [], objectIDs: [NSManagedObjectID] = [], keys: [RegistryKey] = []
+        objects.reserveCapacity(moves.count)
+        objectIDs.reserveCapacity(moves.count)
+        keys.reserveCapacity(moves.count)
+        for (object, objectID) in moves {
+            guard assignedStores.isEmpty, object.objectID.isTemporaryID, object.context === self,
+                  objectID.storeReference?.talksToContexts != true, let key = registryKey(objectID) else {
+                reassign(object, to: objectID)
+                continue
+            }
+            objects.append(object)
+            objectIDs.append(objectID)
+            keys.append(key)
+        }
+        guard !objects.isEmpty else { return }
+        let released = registry.promote(objects, to: objectIDs, keys: keys, retained: retainsRegisteredObjects)
+        if !released.isEmpty { noteUnregistered(released) }
     }
 
     func reassign(_ object: NSManagedObject, to objectID: NSManagedObjectID) {

@@ -10,10 +10,20 @@ final class SaveBatch {
     private let updates: [NSManagedObject]
     private let deletes: [NSManagedObject]
     private let locked: [NSManagedObject]
-    /// New permanent IDs of inserted objects that still had temporary ones.
-    private var newIDs: [ObjectIdentifier: NSManagedObjectID] = [:]
+    /// New permanent IDs of inserted objects that still had temporary ones: element `i`
+    /// is `inserts[i]`'s (nil when it keeps its ID).
+    private var insertIDs: [NSManagedObjectID?] = []
+    /// ``insertIDs`` by object, built when first asked for the ID of an object other than
+    /// the insert at hand (a relationship's destination).
+    private lazy var newIDs: [ObjectIdentifier: NSManagedObjectID] = {
+        var byObject: [ObjectIdentifier: NSManagedObjectID] = [:]
+        for (object, objectID) in zip(inserts, insertIDs) { if let objectID { byObject[ObjectIdentifier(object)] = objectID } }
+        return byObject
+    }()
     private var changes: [ObjectIdentifier: (NSPersistentStore, StoreChanges)] = [:]
-    private var rows: [ObjectIdentifier: StoreRow] = [:]
+    /// The committed rows of `inserts` (element `i` is `inserts[i]`'s) and of `updates`.
+    private var insertRows: [StoreRow?] = []
+    private var updateRows: [StoreRow?] = []
 
     init(context: NSManagedObjectContext, coordinator: NSPersistentStoreCoordinator, changes: SaveChanges) throws {
         self.context = context
@@ -27,10 +37,7 @@ final class SaveBatch {
     }
 
     private func assignKeys() throws {
-        let assigned = try coordinator.serving(context) { try context.allocatePermanentIDs(for: inserts) }
-        for (object, objectID) in assigned {
-            newIDs[ObjectIdentifier(object)] = objectID
-        }
+        insertIDs = try coordinator.serving(context) { try context.permanentIDs(allocatingFor: inserts) }
     }
 
     private func id(of object: NSManagedObject) -> NSManagedObjectID {
@@ -52,30 +59,32 @@ final class SaveBatch {
     }
 
     private func build() throws {
-        for object in inserts {
-            let objectID = id(of: object)
+        insertRows = Array(repeating: nil, count: inserts.count)
+        for (i, object) in inserts.enumerated() {
+            let objectID = insertIDs[i] ?? object.objectID
             guard let store = objectID.persistentStore, let pk = objectID.primaryKey else { continue }
             let row = try makeRow(object, pk: pk, version: 1)
-            rows[ObjectIdentifier(object)] = row
+            insertRows[i] = row
             let slots = object.entity.runtime.storedSlots
             withChanges(store) {
                 $0.inserts.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: 0,
                                         object: object))
             }
-            addLinks(of: object, store: store)
+            addLinks(of: object, pk: pk, store: store)
         }
-        for object in updates {
+        updateRows = Array(repeating: nil, count: updates.count)
+        for (i, object) in updates.enumerated() {
             guard let store = object.objectID.persistentStore, let pk = object.objectID.primaryKey else { continue }
             let version = object.committedRow?.version ?? 0
             let row = try makeRow(object, pk: pk, version: version + 1)
-            rows[ObjectIdentifier(object)] = row
+            updateRows[i] = row
             let slots = object.entity.runtime.slotProperties
                 .filter { EntityRuntime.isStored($0) && object.differsFromCommitted($0) }.map(\.slot)
             withChanges(store) {
                 $0.updates.append(.init(entity: object.entity, pk: pk, values: row, changedSlots: slots, expectedVersion: version,
                                         object: object))
             }
-            addLinks(of: object, store: store)
+            addLinks(of: object, pk: pk, store: store)
         }
         for object in deletes {
             guard let store = object.objectID.persistentStore, let pk = object.objectID.primaryKey else { continue }
@@ -97,11 +106,13 @@ final class SaveBatch {
         }
     }
 
-    private func addLinks(of object: NSManagedObject, store: NSPersistentStore) {
-        guard let source = key(of: object) else { return }
-        for case let relationship as NSRelationshipDescription in object.entity.runtime.slotProperties
-        where relationship.isToMany && !relationship.isTransient {
-            guard object.storage.isDirty(at: relationship.slot) else { continue }
+    /// The link and ordering changes of an object's changed to-many relationships;
+    /// `pk` is its primary key in `store`.
+    private func addLinks(of object: NSManagedObject, pk: Int64, store: NSPersistentStore) {
+        let runtime: EntityRuntime = object.entity.runtime
+        for slot in runtime.persistentToManySlots where object.storage.isDirty(at: slot) {
+            guard let relationship = runtime.slotProperties[Int(slot)] as? NSRelationshipDescription else { continue }
+            let source = StoreKey(entityID: runtime.entityID, pk: pk)
             let current = object.toManyMembers(slot: relationship.slot, relationship: relationship)
             if StoreChanges.ownsLinks(relationship) {
                 let committed = object.committedToMany[relationship.slot] ?? []
@@ -171,9 +182,10 @@ final class SaveBatch {
     /// them before `execute(_:with:)` with the save request). They keep them if the save
     /// then fails, as on Apple.
     private func givePermanentIDs(inStore store: NSPersistentStore) {
-        for object in inserts {
-            guard let objectID = newIDs[ObjectIdentifier(object)], objectID.persistentStore === store else { continue }
+        for (i, object) in inserts.enumerated() {
+            guard let objectID = insertIDs[i], objectID.persistentStore === store else { continue }
             context.reassign(object, to: objectID)
+            insertIDs[i] = nil
             newIDs.removeValue(forKey: ObjectIdentifier(object))
         }
     }
@@ -181,11 +193,15 @@ final class SaveBatch {
     /// The stores took the changes: objects get permanent IDs, new snapshots, no dirty
     /// bits; deleted ones leave the context.
     func commit() {
-        for object in inserts {
-            if let objectID = newIDs[ObjectIdentifier(object)] { context.reassign(object, to: objectID) }
+        var moves: [(object: NSManagedObject, objectID: NSManagedObjectID)] = []
+        moves.reserveCapacity(inserts.count)
+        for (i, object) in inserts.enumerated() {
+            if let objectID = insertIDs[i] { moves.append((object, objectID)) }
             object.isInsertedFlag = false
         }
-        for object in inserts + updates { object.markSaved(as: rows[ObjectIdentifier(object)]) }
+        context.reassign(moves)
+        for (object, row) in zip(inserts, insertRows) { object.markSaved(as: row) }
+        for (object, row) in zip(updates, updateRows) { object.markSaved(as: row) }
         for object in deletes {
             object.isDeletedFlag = false
             context.unregister(object)

@@ -32,6 +32,9 @@ final class EntityRuntime: @unchecked Sendable {
     let otherLoadedProperties: [NSPropertyDescription]
     /// Slots of the properties with columns (attributes, to-one relationships).
     let storedSlots: [Int32]
+    /// Slots of the to-many relationships that are not transient (a save writes their
+    /// links or orderings when they changed).
+    let persistentToManySlots: [Int32]
     /// What saving must check for each slot (see `ValidationCheck`), by slot.
     let validationChecks: [ValidationCheck]
 
@@ -73,6 +76,9 @@ final class EntityRuntime: @unchecked Sendable {
         self.plainAttributeSlots = plain
         self.otherLoadedProperties = other
         self.storedSlots = slots.filter(Self.isStored).map(\.slot)
+        self.persistentToManySlots = slots.filter {
+            ($0 as? NSRelationshipDescription)?.isToMany == true && !$0.isTransient
+        }.map(\.slot)
         self.entityID = entityID
         var root = entity
         while let parent = root.superentity { root = parent }

@@ -207,6 +207,35 @@ final class ObjectRegistry: @unchecked Sendable {
         return gone
     }
 
+    /// Moves saved objects from their temporary IDs to permanent ones (`objectIDs[i]` is
+    /// `objects[i]`'s new ID, `keys[i]` its key), under one lock: each object's temporary
+    /// entry goes (when it is still the object's) and a permanent one takes its place.
+    /// Returns the reported IDs of objects that went away since the last call.
+    func promote(_ objects: [NSManagedObject], to objectIDs: [NSManagedObjectID], keys: [Key],
+                 retained: Bool) -> [NSManagedObjectID] {
+        var removed: [Entry] = []
+        var replaced: [Entry] = []
+        lock.lock()
+        var table: [Key: Entry] = [:]
+        swap(&table, &permanent)
+        table.reserveCapacity(table.count + objects.count)
+        for i in objects.indices {
+            let object = objects[i]
+            let pointer = Unmanaged.passUnretained(object).toOpaque()
+            if let old = removeEntry(pointer, key: nil, objectID: object.objectID) { removed.append(old) }
+            object.objectID = objectIDs[i]
+            object.registry = self
+            object.isRegisteredPermanently = true
+            if let old = table.updateValue(Entry(object, retained: retained), forKey: keys[i]) { replaced.append(old) }
+        }
+        swap(&table, &permanent)
+        var gone: [NSManagedObjectID] = []
+        if !released.isEmpty { swap(&gone, &released) }
+        lock.unlock()
+        withExtendedLifetime((removed, replaced)) {}
+        return gone
+    }
+
     /// Removes an object's entry (if the entry is still the object's).
     func remove(_ object: NSManagedObject) {
         let pointer = Unmanaged.passUnretained(object).toOpaque()
