@@ -18,44 +18,55 @@ extension NSManagedObjectContext {
             }
         }
         let storeID = ObjectIdentifier(store)
-        // The entity of each key (nil: the member is skipped, as one key at a time skips it).
-        var entities: [NSEntityDescription?] = []
-        entities.reserveCapacity(keys.count)
+        // The registry key of each member; a key whose entity is unknown (or whose primary
+        // key is not positive) is skipped, as one key at a time skips it. Entities are
+        // looked up once per run of one entity and not kept per key (each retain of an
+        // entity takes the runtime's slow path).
         var registryKeys: [RegistryKey] = []
         registryKeys.reserveCapacity(keys.count)
+        var skipped = 0
         var last: (entityID: Int, entity: NSEntityDescription?) = (-1, nil)
         for key in keys {
             if key.entityID != last.entityID { last = (key.entityID, model.entity(forID: key.entityID) ?? fallback) }
-            let entity = key.pk > 0 ? last.entity : nil
-            entities.append(entity)
-            registryKeys.append(RegistryKey(store: storeID, root: entity?.runtime.rootID ?? storeID, pk: key.pk))
+            if key.pk > 0, let entity = last.entity {
+                registryKeys.append(RegistryKey(store: storeID, root: entity.runtime.rootID, pk: key.pk))
+            } else {
+                registryKeys.append(RegistryKey(store: storeID, root: storeID, pk: 0))
+                skipped += 1
+            }
         }
         let found = registry.objects(for: registryKeys)
         var objects: [NSManagedObject] = []
-        objects.reserveCapacity(keys.count)
+        objects.reserveCapacity(keys.count - skipped)
         var created: [NSManagedObject] = []
+        created.reserveCapacity(keys.count - skipped)
         var createdKeys: [RegistryKey] = []
+        createdKeys.reserveCapacity(keys.count - skipped)
         var createdIndex: [RegistryKey: NSManagedObject] = [:]
-        var lastClass: (entity: NSEntityDescription?, type: NSManagedObject.Type) = (nil, NSManagedObject.self)
-        for (i, entity) in entities.enumerated() {
-            guard let entity else { continue }
+        last = (-1, nil)
+        var type: NSManagedObject.Type = NSManagedObject.self
+        for (i, key) in keys.enumerated() {
+            let registryKey = registryKeys[i]
+            if registryKey.pk == 0 { continue }
             if let object = found[i] {
                 objects.append(object)
                 continue
             }
-            let key = registryKeys[i]
-            if let object = Self.created(key, createdKeys, created, &createdIndex) {
+            if let object = Self.created(registryKey, createdKeys, created, &createdIndex) {
                 objects.append(object)
                 continue
             }
-            if lastClass.entity !== entity { lastClass = (entity, entity.runtime.objectClass) }
+            if key.entityID != last.entityID {
+                last = (key.entityID, model.entity(forID: key.entityID) ?? fallback)
+                type = last.entity!.runtime.objectClass
+            }
             let object = makeUnregisteredFault(
-                NSManagedObjectID(entity: entity, store: store, reference: .permanent(keys[i].pk)), of: lastClass.type)
+                NSManagedObjectID(entity: last.entity!, store: store, reference: .permanent(key.pk)), of: type)
             object.context = self
             objects.append(object)
             created.append(object)
-            createdKeys.append(key)
-            if !createdIndex.isEmpty { createdIndex[key] = object }
+            createdKeys.append(registryKey)
+            if !createdIndex.isEmpty { createdIndex[registryKey] = object }
         }
         if !created.isEmpty {
             let released = registry.insert(created, keys: createdKeys, retained: retainsRegisteredObjects)
