@@ -61,7 +61,7 @@ final class CoordinatorObjectSource: ObjectSource {
                     // See NSPersistentStoreCoordinator+Batches.swift: the values load when the
                     // faults fire, a batch at a time.
                     let keys = try root.serving(context) { try root.fetchKeys(plan, in: store, batchSize: query.fetchBatchSize) }
-                    objects += context.registerFetched(keys: keys, store: store)
+                    objects += context.registeredObjectsOrFaults(keys: keys, store: store, fallback: nil, keysMayRepeat: false)
                 } else {
                     let rows = try call(for: store) { try root.fetchRows(plan, in: store) }
                     objects += context.register(rows: rows, store: store, asFault: query.returnsFaults)
@@ -125,7 +125,7 @@ final class CoordinatorObjectSource: ObjectSource {
             ? try root.serving(context) { try root.relatedKeys(relationship, of: objectID) }
             : try root.relatedKeys(relationship, of: objectID)
         return context.registeredObjectsOrFaults(keys: keys, store: objectID.persistentStore,
-                                                 fallback: relationship.destinationEntity)
+                                                 fallback: relationship.destinationEntity, keysMayRepeat: true)
     }
 
     /// A coordinator knows only saved objects: temporary IDs are never its.

@@ -171,41 +171,14 @@ extension NSManagedObjectContext {
         return objects
     }
 
-    /// The registered objects (or new faults) for the keys a fetch read without values
-    /// (`includesPropertyValues = false`, batched fetches, object-ID results), in order, with
-    /// one registry search and one registry write for all of them, as
-    /// ``register(rows:store:asFault:)`` does for rows. Keys of an entity the model does
-    /// not know are left out.
-    func registerFetched(keys: [StoreKey], store: NSPersistentStore) -> [NSManagedObject] {
-        guard let model else { return [] }
-        guard !store.talksToContexts, keys.count > 1 else {
-            return keys.compactMap { registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: store, fallback: nil) }
-        }
-        // Keys come in runs of one entity: each run's entity is looked up once.
-        var run: (id: Int, entity: NSEntityDescription?) = (-1, nil)
-        func entity(_ id: Int) -> NSEntityDescription? {
-            if id != run.id { run = (id, model.entity(forID: id)) }
-            return run.entity
-        }
-        let known = keys.filter { $0.pk > 0 && entity($0.entityID) != nil }
-        let storeID = ObjectIdentifier(store)
-        var registryKeys: [RegistryKey] = []
-        registryKeys.reserveCapacity(known.count)
-        var root: (id: Int, root: ObjectIdentifier) = (-1, storeID)
-        for key in known {
-            if key.entityID != root.id { root = (key.entityID, entity(key.entityID)!.runtime.rootID) }
-            registryKeys.append(RegistryKey(store: storeID, root: root.root, pk: key.pk))
-        }
-        return registerFetched(registryKeys, store: store, entity: { entity(known[$0].entityID)! })
-    }
-
-    /// The objects for the rows or keys one fetch read from one store (`keys[i]` is row
-    /// `i`'s registry key, `entity(i)` its entity, asked only for rows without a registered
-    /// object): registered ones as they are, new faults for the rest, registered with one
-    /// registry search and one write. Only for stores that answer each primary key of an
-    /// inheritance root at most once per fetch and do not hear of registrations.
-    private func registerFetched(_ keys: [RegistryKey], store: NSPersistentStore,
-                                 entity: (Int) -> NSEntityDescription) -> [NSManagedObject] {
+    /// The objects for the rows or keys one fetch (or one to-many fault) read from one store
+    /// (`keys[i]` is row `i`'s registry key, `entity(i)` its entity, asked only for rows
+    /// without a registered object): registered ones as they are, new faults for the rest,
+    /// registered with one registry search and one write. Only for stores that do not hear of
+    /// registrations. A fetch answers each primary key of an inheritance root at most once;
+    /// where a key may repeat (a damaged join table), `keysMayRepeat` gives it one object.
+    func registerFetched(_ keys: [RegistryKey], store: NSPersistentStore, keysMayRepeat: Bool = false,
+                         entity: (Int) -> NSEntityDescription) -> [NSManagedObject] {
         let count = keys.count
         let found = registry.objects(for: keys)
         var objects: [NSManagedObject] = []
@@ -214,10 +187,15 @@ extension NSManagedObjectContext {
         created.reserveCapacity(count)
         var createdKeys: [RegistryKey] = []
         createdKeys.reserveCapacity(count)
+        var createdIndex: [RegistryKey: NSManagedObject] = [:]
         // The class of the last new object's entity, looked up once per run.
         var last: (entity: NSEntityDescription?, type: NSManagedObject.Type) = (nil, NSManagedObject.self)
         for i in 0..<count {
             if let object = found[i] {
+                objects.append(object)
+                continue
+            }
+            if keysMayRepeat, let object = Self.created(keys[i], createdKeys, created, &createdIndex) {
                 objects.append(object)
                 continue
             }
@@ -229,6 +207,7 @@ extension NSManagedObjectContext {
             objects.append(object)
             created.append(object)
             createdKeys.append(keys[i])
+            if !createdIndex.isEmpty { createdIndex[keys[i]] = object }
         }
         if !created.isEmpty {
             let released = registry.insert(created, keys: createdKeys, retained: retainsRegisteredObjects)
