@@ -4,9 +4,15 @@ import Testing
 
 /// `coredata-demo`, run as the built program with a temporary home folder.
 @Suite struct DemoTests {
-    /// Runs the demo with only `PATH`, `HOME` = `home`, and `extra` in its environment.
+    /// Runs the demo with only `PATH`, `HOME` = `home`, and `extra` in its environment, plus
+    /// the sanitizers' options when the tests run under one (`scripts/sanitizers.sh`): a
+    /// sanitized demo without them would report the Swift runtime's allocations as leaks.
     static func demo(_ arguments: [String], home: URL, _ extra: [String: String] = [:]) throws -> Programs.Run {
         var environment = ["PATH": "/usr/bin:/bin", "HOME": home.path]
+        let sanitizerOptions = ["ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"]
+        for (key, value) in ProcessInfo.processInfo.environment where sanitizerOptions.contains(key) {
+            environment[key] = value
+        }
         environment.merge(extra) { $1 }
         return try Programs.run(Programs.demo(), arguments, environment: environment)
     }

@@ -126,10 +126,8 @@ final class CoordinatorObjectSource: ObjectSource {
         let keys = objectID.storeReference?.talksToContexts == true || context.generationPin.isPinned
             ? try root.serving(context) { try root.relatedKeys(relationship, of: objectID) }
             : try root.relatedKeys(relationship, of: objectID)
-        return keys.compactMap {
-            context.registeredObjectOrFault(entityID: $0.entityID, pk: $0.pk, store: object.objectID.persistentStore,
-                                            fallback: relationship.destinationEntity)
-        }
+        return context.registeredObjectsOrFaults(keys: keys, store: objectID.persistentStore,
+                                                 fallback: relationship.destinationEntity)
     }
 
     /// A coordinator knows only saved objects: temporary IDs are never its.

@@ -60,7 +60,11 @@ extension NSManagedObjectContext {
         guard let name = request.entityName else {
             throw CoreDataError.make(NSCoreDataError, "A fetch request must have an entity.")
         }
-        guard let entity = model.entitiesByName[name] else {
+        // A frozen model of our own class answers from the table it built when it froze; a
+        // subclass may answer `entitiesByName` its own way.
+        let found = model.isFrozen && type(of: model) == NSManagedObjectModel.self
+            ? model.frozenEntitiesByName[name] : model.entitiesByName[name]
+        guard let entity = found else {
             throw CoreDataError.make(NSCoreDataError, "The fetch request names the entity \(name), which is not in the model (entities: \(model.entitiesByName.keys.sorted().joined(separator: ", "))).")
         }
         return entity

@@ -47,6 +47,8 @@ enum PredicateValidation {
                 return .unknown
             default: return .unknown
             }
+            // A key with no dot (the common `ident == %lld`) needs no splitting.
+            if !path.utf8.contains(UInt8(ascii: ".")) { return try walk([path], entity) }
             return try walk(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init), entity)
         case .subquery(let collection, let name, let inner):
             guard case .keyPath(let operand, let path) = collection.kind, case .evaluatedObject = operand.kind,

@@ -34,6 +34,7 @@ struct ModelFreezer {
             entity.runtime = EntityRuntime(entity: entity, entityID: index + 1)
             model.entitiesByStoreID[index + 1] = entity
         }
+        model.frozenEntitiesByName = byName
     }
 
     private func resolve(

@@ -39,6 +39,10 @@ open class NSManagedObjectModel: NSObject, NSCopying, NSCoding, @unchecked Senda
     private(set) var isFrozen = false
     /// Entities by store number (`Z_ENT`), filled when the model is frozen.
     var entitiesByStoreID: [Int: NSEntityDescription] = [:]
+    /// ``entitiesByName`` as it stands when the model is frozen (it cannot change
+    /// afterwards), so that a fetch request naming its entity finds it without building
+    /// the dictionary again.
+    var frozenEntitiesByName: [String: NSEntityDescription] = [:]
     /// The `.xcdatamodeld` (or lone `.xcdatamodel`) folder this model was loaded from,
     /// when it came from a model bundle: lightweight migration looks for the store's
     /// source model among the other versions of that bundle.

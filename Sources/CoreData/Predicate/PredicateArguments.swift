@@ -74,6 +74,7 @@ enum PredicateArgument {
     /// also the elements of a Swift array; `NSNull` and `Optional.none` are nil. Everything
     /// else (managed objects, object IDs, numbers, sets, Foundation collections) is kept.
     static func normalize(_ raw: Any?) -> Any? {
+        if let raw, PlainValue(raw) != nil { return raw }
         guard let value = PredicateValue.unwrap(raw) else { return nil }
         if type(of: value) is AnyClass {
             if let date = value as? NSDate { return date as Date }

@@ -319,18 +319,20 @@ extension PredicateParser {
         let argument = arguments[argumentIndex]
         argumentIndex += 1
         let value = PredicateArgument.normalize(argument)
-        let kind = conversion.last ?? "@"
+        // The conversion's last letter, read as a byte (comparing `Character`s costs more
+        // than the rest of binding a plain number).
+        let kind = conversion.utf8.last ?? UInt8(ascii: "@")
         switch kind {
-        case "K":
+        case UInt8(ascii: "K"):
             guard case .string(let path) = PredicateValue.classify(value), !path.isEmpty else {
                 throw error("%K needs a key path string argument, not "
                     + PredicateValue.describe(value), at: token)
             }
             return NSExpression(forKeyPath: path)
-        case "@", "c", "p":
-            if let expression = value as? NSExpression { return expression }
+        case UInt8(ascii: "@"), UInt8(ascii: "c"), UInt8(ascii: "p"):
+            if let value, PlainValue(value) == nil, let expression = value as? NSExpression { return expression }
             return NSExpression(forConstantValue: value)
-        case "s", "S":
+        case UInt8(ascii: "s"), UInt8(ascii: "S"):
             guard case .string = PredicateValue.classify(value) else {
                 throw error("%\(conversion) needs a string argument, not "
                     + PredicateValue.describe(value), at: token)

@@ -21,6 +21,9 @@ enum PredicateValue {
     /// Flattens nested optionals, `NSNull` and `Optional.none` to `nil`.
     static func unwrap(_ value: Any?) -> Any? {
         guard let value else { return nil }
+        // The common plain values first: their type answers without the runtime's search
+        // for a protocol conformance that `as? any _PredicateOptional` costs.
+        if PlainValue(value) != nil { return value }
         if let boxed = value as? any _PredicateOptional { return unwrap(boxed._predicateWrapped) }
         if value is NSNull { return nil }
         return value
@@ -31,6 +34,7 @@ enum PredicateValue {
     static func isNull(_ value: Any?) -> Bool { unwrap(value) == nil }
 
     static func classify(_ raw: Any?) -> PredicateValue {
+        if let raw, let plain = PlainValue(raw) { return plain.classified(raw) }
         guard let value = unwrap(raw) else { return .null }
         if let number = PredicateNumber(value) { return .number(number) }
         if let string = value as? String { return .string(string) }
@@ -184,6 +188,43 @@ protocol PredicateObjectReference: AnyObject {
     var predicateObjectID: NSObject { get }
     /// True for an object ID, false for the object itself.
     var isObjectIDOnly: Bool { get }
+}
+
+/// The Swift types predicate constants and format arguments are most often made of, told
+/// apart by comparing metatypes (one comparison each), so that ``PredicateValue/unwrap(_:)``
+/// and ``PredicateValue/classify(_:)`` can skip the dynamic casts they need for everything
+/// else (`Optional` inside `Any`, `NSNull`, Foundation's reference types). A predicate built
+/// per call (`NSPredicate(format: "ident == %lld", ident)`) meets one such value in its
+/// parse, one in the SQL shape of its fetch and one in its bindings.
+enum PlainValue {
+    case int, int64, int32, int16, double, string
+
+    @inline(__always)
+    init?(_ value: Any) {
+        let type = ObjectIdentifier(Swift.type(of: value))
+        switch type {
+        case ObjectIdentifier(Int.self): self = .int
+        case ObjectIdentifier(Int64.self): self = .int64
+        case ObjectIdentifier(String.self): self = .string
+        case ObjectIdentifier(Double.self): self = .double
+        case ObjectIdentifier(Int32.self): self = .int32
+        case ObjectIdentifier(Int16.self): self = .int16
+        default: return nil
+        }
+    }
+
+    /// `PredicateValue.classify(value)` for a value of this type.
+    @inline(__always)
+    func classified(_ value: Any) -> PredicateValue {
+        switch self {
+        case .int: return .number(.int(Int64(value as! Int)))
+        case .int64: return .number(.int(value as! Int64))
+        case .int32: return .number(.int(Int64(value as! Int32)))
+        case .int16: return .number(.int(Int64(value as! Int16)))
+        case .double: return .number(.double(value as! Double))
+        case .string: return .string(value as! String)
+        }
+    }
 }
 
 /// Lets ``PredicateValue/unwrap(_:)`` see through an `Optional` hidden inside `Any`.

@@ -11,19 +11,24 @@ extension SQLiteStoreBackend {
     /// error naming its row.
     func relatedRows(relationship: NSRelationshipDescription, pk: Int64) throws -> [StoreRow]? {
         guard relationship.isToMany, let destination = relationship.destinationEntity,
-              case let .children(table, foreignKey, orderColumn)? = schema.toMany[ObjectIdentifier(relationship)]
+              let (table, sql) = memberSelects[ObjectIdentifier(relationship)]
         else { return nil }
         let connection = try requireConnection()
-        let order = orderColumn.map { "\($0), Z_PK" } ?? "Z_PK"
         return try readFailure {
-            let statement = try connection.cached(selectPrefixes[table] + " WHERE \(foreignKey) = ? ORDER BY \(order)")
+            let statement = try connection.cached(sql)
             try statement.bind(1, pk)
             defer { statement.reset() }
             var rows: [StoreRow] = []
             let now = StoreRow.now()
+            let destinationID = destination.runtime.entityID
             while try statement.step() {
                 let row = try decodeRow(statement, table: table, loadedAt: now)
-                try checkMember(row.entity.runtime.entityID, of: destination, table: schema.tables[table].name,
+                let entityID = row.entity.runtime.entityID
+                if entityID == destinationID {
+                    rows.append(row)
+                    continue
+                }
+                try checkMember(entityID, of: destination, table: schema.tables[table].name,
                                 pk: row.pk, column: "Z_ENT", relationship: relationship)
                 rows.append(row)
             }

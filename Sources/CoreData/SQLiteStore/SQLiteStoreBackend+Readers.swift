@@ -88,6 +88,7 @@ extension SQLiteStoreBackend: ConcurrentReading {
         reader.plans = plans
         reader.joinColumnsBySourceRoot = joinColumnsBySourceRoot
         reader.selectPrefixes = selectPrefixes
+        reader.memberSelects = memberSelects
         reader.fetchColumnLists = fetchColumnLists
         reader.selectCache = selectCache
         reader.metadata = metadata

@@ -70,6 +70,9 @@ final class SQLiteStoreBackend: SQLStoreCore {
     var joinColumnsBySourceRoot: [ObjectIdentifier: [(table: String, column: String)]] = [:]
     /// Per table index: `SELECT Z_PK, Z_ENT, Z_OPT, <columns> FROM <table>`.
     var selectPrefixes: [String] = []
+    /// Per one-to-many relationship: its destination table and the SELECT of its members'
+    /// rows by the source's key (what its fault runs), built once instead of per fault.
+    var memberSelects: [ObjectIdentifier: (table: Int, sql: String)] = [:]
     /// The metadata as last written to `Z_METADATA` (to write it only when it changed).
     var storedMetadata: NSDictionary = [:]
     /// INSERT and UPDATE statements' SQL by entity and written fields, built once
@@ -311,6 +314,12 @@ final class SQLiteStoreBackend: SQLStoreCore {
         }
         plans = SQLEntityPlan.plans(for: schema)
         joinColumnsBySourceRoot = schema.joinColumnsBySourceRoot()
+        memberSelects = [:]
+        for (relationship, storage) in schema.toMany {
+            guard case let .children(table, foreignKey, orderColumn) = storage else { continue }
+            let order = orderColumn.map { "\($0), Z_PK" } ?? "Z_PK"
+            memberSelects[relationship] = (table, selectPrefixes[table] + " WHERE \(foreignKey) = ? ORDER BY \(order)")
+        }
     }
 
     // MARK: - The shared core's questions

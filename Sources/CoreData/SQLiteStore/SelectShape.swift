@@ -39,6 +39,18 @@ struct SelectShape: Hashable {
     let sorts: [Sort]
     let tokens: [Token]
 
+    /// Hashes everything but the column list's text, of which only the length: a store
+    /// passes one of a few lists per table (all its columns, or the key columns), so the
+    /// entity and the length tell them apart, and hashing the full list (a hundred bytes and
+    /// more) cost as much as the rest of the lookup. Equality still compares the text.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(entity)
+        hasher.combine(includesSubentities)
+        hasher.combine(columns.utf8.count)
+        hasher.combine(sorts)
+        hasher.combine(tokens)
+    }
+
     /// A constant as the compiler binds it.
     struct Constant {
         let value: PredicateValue

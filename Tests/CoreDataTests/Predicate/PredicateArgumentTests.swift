@@ -169,4 +169,33 @@ import Testing
             #expect(try shop.names(variadic) == shop.names(array))
         }
     }
+
+    @Test("plain Swift numbers and strings of each width bind as their values, through every conversion")
+    func plainArguments() throws {
+        func constant(_ predicate: NSPredicate) throws -> Any? {
+            try #require(predicate as? NSComparisonPredicate).rightExpression.constantValue
+        }
+        // Numeric conversions make an Int or a Double, whatever the argument's width.
+        #expect(try constant(NSPredicate(format: "a == %lld", Int64(-7))) as? Int == -7)
+        #expect(try constant(NSPredicate(format: "a == %d", Int32(7))) as? Int == 7)
+        #expect(try constant(NSPredicate(format: "a == %hd", Int16(-3))) as? Int == -3)
+        #expect(try constant(NSPredicate(format: "a == %ld", 9)) as? Int == 9)
+        #expect(try constant(NSPredicate(format: "a == %f", 2.5)) as? Double == 2.5)
+        #expect(try constant(NSPredicate(format: "a == %d", argumentArray: [2.0])) as? Double == 2.0)
+        // `%@` keeps the value as given; `%K` makes a key path of a string.
+        #expect(try constant(NSPredicate(format: "a == %@", argumentArray: [Int64(5)])) as? Int64 == 5)
+        #expect(try constant(NSPredicate(format: "a == %@", argumentArray: [Int16(5)])) as? Int16 == 5)
+        #expect(try constant(NSPredicate(format: "a == %@", "x")) as? String == "x")
+        #expect(try constant(NSPredicate(format: "a == %s", argumentArray: ["y"])) as? String == "y")
+        let keyed = try #require(NSPredicate(format: "%K == %lld", "ident", Int64(3)) as? NSComparisonPredicate)
+        #expect(keyed.leftExpression.keyPath == "ident")
+        #expect(keyed.description == "ident == 3")
+        // A string where a number is needed is still an error.
+        #expect(throws: (any Error).self) { try NSPredicate(validatingFormat: "a == %d", argumentArray: ["x"]) }
+        // And the values fetch what they name.
+        let shop = try Shop(storeType: NSSQLiteStoreType)
+        #expect(try shop.names(NSPredicate(format: "quantity == %lld", Int64(2))) == ["Bread"])
+        #expect(try shop.names(NSPredicate(format: "quantity == %@", argumentArray: [Int32(2)])) == ["Bread"])
+        #expect(try shop.names(NSPredicate(format: "name == %@", "Soap")) == ["Soap"])
+    }
 }

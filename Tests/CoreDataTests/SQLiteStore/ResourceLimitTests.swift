@@ -4,16 +4,18 @@ import CoreData
 import CoreDataTestSupport
 
 // Resource limits (issue 17 item 5): a full disk, a store that turns read-only while open,
-// 10 000 open contexts, a blob past SQLite's size limit and a large one under it, and a
-// 100 000-component key path. Each must give a clear error (or work), lose nothing that was
+// 10 000 open contexts, a blob past SQLite's size limit and a large one under it, a 1 GiB
+// blob kept as a file beside the store, and a 100 000-component key path. Each must give a clear error (or work), lose nothing that was
 // saved, and never crash. Each test prints one `resource limit NAME: ..., N checks, F failures`
 // line however it ends (CI's reliability summary adds them up: scripts/reliability-summary.sh).
 
-/// Notes with a blob, one entity.
+/// Notes with a blob, and a file that allows external storage, one entity.
 private let limitModel: NSManagedObjectModel = {
+    let file = attribute("file", .binaryDataAttributeType)
+    file.allowsExternalBinaryDataStorage = true
     let note = entity("Note", [
         attribute("title", .stringAttributeType), attribute("body", .stringAttributeType),
-        attribute("blob", .binaryDataAttributeType), attribute("number", .integer64AttributeType),
+        attribute("blob", .binaryDataAttributeType), attribute("number", .integer64AttributeType), file,
     ])
     let next = relationship("next", to: note), previous = relationship("previous", to: note)
     connect(next, previous)
@@ -241,6 +243,62 @@ private final class LimitReport {
         report.outcome = "1 GiB refused (SQLite \(sqliteCode(failure) ?? 0), past SQLITE_MAX_LENGTH), "
             + "256 MiB \(roundTripped ? "saved and read back byte for byte" : "saved but read back different"), "
             + "\(max(0, 2 - state.notes)) lost"
+    }
+
+    @Test("a 1 GiB blob that allows external storage is saved as a file beside the store, read back byte for byte, and removed with its object")
+    func gibibyteExternalBlob() throws {
+        let report = LimitReport("external blob")
+        defer { report.finish() }
+        let folder = try TemporaryDirectory()
+        let container = try limitContainer(folder)
+        let context = container.newBackgroundContext()
+        // 1 GiB of 1 MiB random blocks, each stamped with its index, so that a block read
+        // back out of place differs.
+        let block = 1 << 20, blocks = 1 << 10
+        var pattern = Data(count: block)
+        pattern.withUnsafeMutableBytes { bytes in
+            var generator = SplitMix64(seed: 29)
+            let words = bytes.bindMemory(to: UInt64.self)
+            for index in words.indices { words[index] = generator.next() }
+        }
+        var file = Data(capacity: block * blocks)
+        for index in 0..<blocks {
+            var stamped = pattern
+            stamped.withUnsafeMutableBytes { $0.storeBytes(of: UInt64(index), as: UInt64.self) }
+            file.append(stamped)
+        }
+        let externalFolder = folder.file(".Limits_SUPPORT/_EXTERNAL_DATA")
+        var roundTripped = false, filesAfterSave: [String] = [], filesAfterDelete: [String] = []
+        var savedFileSize: Int?
+        try context.performAndWait {
+            let note = NSEntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            note.setValue("film", forKey: "title")
+            note.setValue(file, forKey: "file")
+            try context.save()
+            context.reset()
+            filesAfterSave = (try? FileManager.default.contentsOfDirectory(atPath: externalFolder.path)) ?? []
+            if let name = filesAfterSave.first {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: externalFolder.appendingPathComponent(name).path)
+                savedFileSize = (attributes?[.size] as? NSNumber)?.intValue
+            }
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Note")
+            request.predicate = NSPredicate(format: "title == 'film'")
+            let saved = try #require(try context.fetch(request).first)
+            let read = try #require(saved.value(forKey: "file") as? Data)
+            roundTripped = read == file
+            report.check(roundTripped, "the 1 GiB file came back different")
+            context.delete(saved)
+            try context.save()
+            filesAfterDelete = (try? FileManager.default.contentsOfDirectory(atPath: externalFolder.path)) ?? []
+        }
+        report.check(filesAfterSave.count == 1, "external files after the save: \(filesAfterSave)")
+        report.check(savedFileSize == block * blocks, "the external file holds \(savedFileSize ?? -1) bytes")
+        report.check(filesAfterDelete.isEmpty, "external files left after the delete: \(filesAfterDelete)")
+        closeStores(container)
+        let state = try fileState(folder)
+        report.check(state == (0, "ok"), "\(state)")
+        report.outcome = "1 GiB \(roundTripped ? "saved as a file and read back byte for byte" : "saved but read back different"), "
+            + "\(filesAfterDelete.count) files left after its delete"
     }
 
     @Test("a 100 000-component key path is refused or answered, never a crash")
