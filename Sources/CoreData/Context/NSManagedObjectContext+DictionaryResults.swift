@@ -13,9 +13,14 @@ extension NSManagedObjectContext {
     /// their destination's `NSManagedObjectID`, and so do `"objectID"` and an expression
     /// description over `NSExpression.expressionForEvaluatedObject()` for the object itself.
     ///
-    /// - Note: Apple parity: the matching objects are fetched with one store query and
-    ///   grouped, aggregated and filtered in memory (Apple compiles `GROUP BY`/`HAVING` to
-    ///   SQL); the results are the same, and unsaved changes are honoured as for objects.
+    /// Grouped and aggregated rows are computed by a SQL store in one `SELECT … GROUP BY`
+    /// when it can answer as memory would (``fetchGroupsFromStore(_:entity:columns:groupBy:)``);
+    /// otherwise the matching objects are fetched and grouped and aggregated in memory.
+    ///
+    /// - Note: Apple parity: `havingPredicate` is applied to the grouped rows in memory (Apple
+    ///   compiles it to SQL `HAVING`); the rows are the same. Unsaved changes, `median:`,
+    ///   `mode:`, `stddev:`, grouping by a relationship and stores without SQL take the
+    ///   in-memory path, which honours unsaved changes as object fetches do.
     func fetchDictionaries<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription) throws -> [NSDictionary] {
         let columns = try resultColumns(request, entity: entity)
         let groupBy = try (request.propertiesToGroupBy ?? []).map { try column($0, entity: entity) }
@@ -30,33 +35,11 @@ extension NSManagedObjectContext {
            let rows = try fetchDictionariesFromColumns(request, entity: entity, columns: columns) {
             return rows
         }
-        let objectsRequest = NSFetchRequest<NSManagedObject>()
-        objectsRequest.entity = entity
-        objectsRequest.predicate = request.predicate
-        objectsRequest.includesSubentities = request.includesSubentities
-        objectsRequest.includesPendingChanges = request.includesPendingChanges
-        objectsRequest.affectedStores = request.affectedStores
-        if !grouped && !request.returnsDistinctResults && request.havingPredicate == nil {
-            objectsRequest.sortDescriptors = request.sortDescriptors
-            objectsRequest.fetchLimit = request.fetchLimit
-            objectsRequest.fetchOffset = request.fetchOffset
-        } else if !grouped {
-            objectsRequest.sortDescriptors = request.sortDescriptors
-        }
-        let objects = try fetchObjects(objectsRequest, entity: entity, faults: false)
-
         var rows: [NSDictionary]
-        if grouped {
-            var groups: [[NSManagedObject]] = []
-            var index: [[AnyHashable]: Int] = [:]
-            for object in objects {
-                let key = try groupBy.map { try hashable($0.value(for: object)) }
-                if let i = index[key] { groups[i].append(object) } else { index[key] = groups.count; groups.append([object]) }
-            }
-            if groupBy.isEmpty && groups.isEmpty { groups = [[]] } // aggregates over nothing: one row
-            rows = try groups.map { group in try row(columns, group) }
+        if grouped, let stored = try fetchGroupsFromStore(request, entity: entity, columns: columns, groupBy: groupBy) {
+            rows = stored
         } else {
-            rows = try objects.map { try row(columns, [$0]) }
+            rows = try groupInMemory(request, entity: entity, columns: columns, groupBy: groupBy, grouped: grouped)
         }
         if let having = request.havingPredicate {
             rows = try rows.filter { try having.evaluateOrThrow(with: $0) }
@@ -77,6 +60,167 @@ extension NSManagedObjectContext {
             if request.fetchLimit > 0 { rows = Array(rows.prefix(request.fetchLimit)) }
         }
         return rows
+    }
+
+    /// The rows of a dictionary fetch from the matching objects: one per group of them
+    /// (grouped, aggregated in memory) or one per object.
+    private func groupInMemory<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription, columns: [ResultColumn],
+                                  groupBy: [ResultColumn], grouped: Bool) throws -> [NSDictionary] {
+        let objectsRequest = NSFetchRequest<NSManagedObject>()
+        objectsRequest.entity = entity
+        objectsRequest.predicate = request.predicate
+        objectsRequest.includesSubentities = request.includesSubentities
+        objectsRequest.includesPendingChanges = request.includesPendingChanges
+        objectsRequest.affectedStores = request.affectedStores
+        if !grouped && !request.returnsDistinctResults && request.havingPredicate == nil {
+            objectsRequest.sortDescriptors = request.sortDescriptors
+            objectsRequest.fetchLimit = request.fetchLimit
+            objectsRequest.fetchOffset = request.fetchOffset
+        } else if !grouped {
+            objectsRequest.sortDescriptors = request.sortDescriptors
+        }
+        let objects = try fetchObjects(objectsRequest, entity: entity, faults: false)
+
+        let rows: [NSDictionary]
+        if grouped {
+            var groups: [[NSManagedObject]] = []
+            var index: [[AnyHashable]: Int] = [:]
+            for object in objects {
+                let key = try groupBy.map { try hashable($0.value(for: object)) }
+                if let i = index[key] { groups[i].append(object) } else { index[key] = groups.count; groups.append([object]) }
+            }
+            if groupBy.isEmpty && groups.isEmpty { groups = [[]] } // aggregates over nothing: one row
+            rows = try groups.map { group in try row(columns, group) }
+        } else {
+            rows = try objects.map { try row(columns, [$0]) }
+        }
+        return rows
+    }
+
+    /// The groups of a dictionary fetch computed by the store in SQL (`SELECT … GROUP BY`,
+    /// ``AggregatingStoreBackend``), without fetching an object: when one SQL store answers
+    /// the request, the context has no unsaved changes for the entity, and every column is a
+    /// grouped attribute or an aggregate whose SQL value is the one memory computes
+    /// (`count:` of any attribute; `sum:`, `average:` of integers and reals; `min:`, `max:`
+    /// of integers, reals and dates; grouping by integers, Booleans, reals, dates and
+    /// strings), attributes reached through to-one relationships included. Nil otherwise.
+    private func fetchGroupsFromStore<T>(_ request: NSFetchRequest<T>, entity: NSEntityDescription,
+                                         columns: [ResultColumn], groupBy: [ResultColumn]) throws -> [NSDictionary]? {
+        guard let coordinator = persistentStoreCoordinator, !columns.isEmpty,
+              !changes.hasChanges(inHierarchyOf: entity) else { return nil }
+        // Each column as the store computes it, with the type of its attribute.
+        var queryColumns: [(column: StoreAggregateQuery.Column, type: NSAttributeType)] = []
+        for column in columns {
+            guard let queryColumn = column.isAggregate ? Self.aggregateColumn(column, entity: entity)
+                    : groupBy.contains(column) ? Self.groupedColumn(column, entity: entity) : nil else { return nil }
+            queryColumns.append(queryColumn)
+        }
+        for column in groupBy where !columns.contains(column) {
+            guard let queryColumn = Self.groupedColumn(column, entity: entity) else { return nil }
+            queryColumns.append(queryColumn)
+        }
+        let stores = try coordinator.stores(for: entity, among: request.affectedStores)
+        guard stores.count == 1, let store = stores.first else { return nil }
+        if let predicate = request.predicate { try PredicateValidation.validate(predicate, for: entity) }
+        let query = StoreAggregateQuery(
+            plan: FetchPlan(entity: entity, includesSubentities: request.includesSubentities, predicate: request.predicate),
+            columns: queryColumns.map(\.column))
+        let answer: [[StoreAggregateValue]]?
+        do {
+            answer = try servingIfNeeded(coordinator, store) { try coordinator.fetchAggregates(query, in: store) }
+        } catch is StoreFetchUnsupported {
+            return nil
+        }
+        guard let answer else { return nil }
+        return answer.map { values in
+            let row = NSMutableDictionary()
+            for (index, column) in columns.enumerated() {
+                let value = Self.aggregateValue(values[index], queryColumns[index].column, type: queryColumns[index].type)
+                if let converted = Self.convert(value, to: column.resultType) { row[column.name] = converted }
+            }
+            return row
+        }
+    }
+
+    /// The attribute at the end of `keyPath` from `entity`, through to-one relationships only.
+    private static func attribute(atKeyPath keyPath: String, of entity: NSEntityDescription) -> NSAttributeDescription? {
+        let names = keyPath.split(separator: ".").map(String.init)
+        guard let last = names.last else { return nil }
+        var current = entity
+        for name in names.dropLast() {
+            guard let relationship = current.relationshipsByName[name], !relationship.isToMany, !relationship.isTransient,
+                  let destination = relationship.destinationEntity else { return nil }
+            current = destination
+        }
+        guard let attribute = current.attributesByName[last], !attribute.isTransient else { return nil }
+        return attribute
+    }
+
+    private static let integerTypes: Set<NSAttributeType> = [.integer16AttributeType, .integer32AttributeType, .integer64AttributeType]
+    private static let realTypes: Set<NSAttributeType> = [.doubleAttributeType, .floatAttributeType]
+
+    /// A grouped column the store can read: an integer, Boolean, real, date or string
+    /// attribute.
+    private static func groupedColumn(_ column: ResultColumn, entity: NSEntityDescription)
+        -> (column: StoreAggregateQuery.Column, type: NSAttributeType)? {
+        guard column.expression == nil, let keyPath = column.keyPath,
+              let attribute = attribute(atKeyPath: keyPath, of: entity) else { return nil }
+        let type = attribute.attributeType
+        let read: StoreAggregateQuery.Read
+        if integerTypes.contains(type) || type == .booleanAttributeType {
+            read = .integer
+        } else if realTypes.contains(type) || type == .dateAttributeType {
+            read = .real
+        } else if type == .stringAttributeType {
+            read = .text
+        } else {
+            return nil
+        }
+        return (.init(keyPath: keyPath, function: nil, read: read), type)
+    }
+
+    /// An aggregate column whose SQL value is memory's: `count:` of any attribute, `sum:` and
+    /// `average:` of numbers, `min:` and `max:` of numbers and dates.
+    private static func aggregateColumn(_ column: ResultColumn, entity: NSEntityDescription)
+        -> (column: StoreAggregateQuery.Column, type: NSAttributeType)? {
+        guard case .function(let name, nil, let arguments)? = column.expression?.kind, arguments.count == 1,
+              case .keyPath(let operand, let keyPath) = arguments[0].kind, case .evaluatedObject = operand.kind,
+              let attribute = attribute(atKeyPath: keyPath, of: entity) else { return nil }
+        let type = attribute.attributeType
+        let isInteger = integerTypes.contains(type), isReal = realTypes.contains(type)
+        let computed: StoreAggregateQuery.Column
+        switch name {
+        case "count:":
+            computed = .init(keyPath: keyPath, function: .count, read: .integer)
+        case "sum:" where isInteger || isReal:
+            computed = .init(keyPath: keyPath, function: .sum, read: isInteger ? .integer : .real)
+        case "average:" where isInteger || isReal:
+            computed = .init(keyPath: keyPath, function: .average, read: .real)
+        case "min:" where isInteger || isReal || type == .dateAttributeType,
+             "max:" where isInteger || isReal || type == .dateAttributeType:
+            computed = .init(keyPath: keyPath, function: name == "min:" ? .min : .max, read: isInteger ? .integer : .real)
+        default:
+            return nil
+        }
+        return (computed, type)
+    }
+
+    /// A value the store computed as memory's aggregation gives it: counts and integers as
+    /// integers, reals as `Double`, dates as `Date`, Booleans as `Bool`, NULL as nil.
+    private static func aggregateValue(_ value: StoreAggregateValue, _ column: StoreAggregateQuery.Column,
+                                       type: NSAttributeType) -> Any? {
+        switch value {
+        case .null: return nil
+        case .integer(let number):
+            if column.function == nil, type == .booleanAttributeType { return number != 0 }
+            return number
+        case .real(let number):
+            if (column.function == nil || column.function == .min || column.function == .max), type == .dateAttributeType {
+                return Date(timeIntervalSinceReferenceDate: number)
+            }
+            return number
+        case .text(let text): return text
+        }
     }
 
     /// One row per object, read straight from the store's columns when every column is a

@@ -12,6 +12,10 @@ final class PostgreSQLConnection {
     let connectionString: String
 
     /// Connects; throws when the server cannot be reached or refuses the connection.
+    /// How many statements ``execute(_:_:)`` has sent on this connection (each a round trip):
+    /// what tests count to tell one set-based statement from a statement per row.
+    private(set) var statementsSent = 0
+
     init(connectionString: String) throws {
         guard let conn = PQconnectdb(connectionString) else {
             throw PostgreSQLError(sqlState: nil, message: "libpq could not allocate a connection", sql: nil)
@@ -57,6 +61,7 @@ final class PostgreSQLConnection {
     /// Runs one statement with typed parameters (`$1`, `$2`, …) and returns its result.
     @discardableResult
     func execute(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws -> PostgreSQLResult {
+        statementsSent += 1
         let count = parameters.count
         var types = [Oid](repeating: 0, count: count)
         var lengths = [Int32](repeating: 0, count: count)

@@ -141,3 +141,8 @@ extension PostgreSQLStoreBackend {
         }
     }
 }
+
+// MARK: - Aggregates
+
+/// Aggregates and `GROUP BY` in SQL (`SQLStoreCore+Aggregates.swift`).
+extension PostgreSQLStoreBackend: AggregatingStoreBackend {}

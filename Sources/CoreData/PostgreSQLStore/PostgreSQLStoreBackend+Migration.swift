@@ -29,7 +29,8 @@ extension PostgreSQLStoreBackend {
         let stored = try Self.readMetadata(on: connection)
         let theirs = stored[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]
         guard SQLiteMetadata.versionHashes(of: entities) != theirs else { return }
-        guard let sourceModel = SQLiteStoreBackend.sourceModel(forStoreMetadata: stored, destination: model) else {
+        guard let sourceModel = SQLiteStoreBackend.sourceModel(forStoreMetadata: stored, destination: model)
+                ?? cachedSourceModel(forStoreMetadata: stored, on: connection) else {
             throw CoreDataError.make(
                 NSMigrationMissingSourceModelError,
                 "Can't find the model the store at \(displayURL) was written with, to migrate it.",
@@ -54,6 +55,16 @@ extension PostgreSQLStoreBackend {
                 NSMigrationError, "The lightweight migration of the store at \(displayURL) failed: \(error.message)",
                 userInfo: [NSURLErrorKey: url, NSUnderlyingErrorKey: error.nsError])
         }
+    }
+
+    /// The model the store caches (``PostgreSQLModelCache``), when its entity hashes match
+    /// `metadata`: the source of a migration when the app no longer ships the model version
+    /// the store was written with, as on SQLite.
+    private func cachedSourceModel(forStoreMetadata metadata: [String: Any],
+                                   on connection: PostgreSQLConnection) -> NSManagedObjectModel? {
+        guard let model = try? PostgreSQLModelCache.read(from: connection, url: url, displayURL: displayURL),
+              model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else { return nil }
+        return model
     }
 
     /// Runs one step on the open transaction; returns the metadata it wrote.
@@ -88,6 +99,7 @@ extension PostgreSQLStoreBackend {
         metadata[NSStoreTypeKey] = NSPostgreSQLStoreType
         metadata.removeValue(forKey: "_NSAutoVacuumLevel")
         try Self.writeMetadata(metadata, on: connection)
+        try PostgreSQLModelCache.write(step.destinationModel, on: connection)
         try connection.execute("DROP SCHEMA \(aside) CASCADE")
         return metadata
     }

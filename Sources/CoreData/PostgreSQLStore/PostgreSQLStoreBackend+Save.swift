@@ -51,16 +51,32 @@ extension PostgreSQLStoreBackend {
     /// the lock is taken before the transaction begins, so such saves run one at a time.
     func save(_ changes: StoreChanges) throws {
         try checkWritable()
+        let recordsHistory = !(changes.inserts.isEmpty && changes.updates.isEmpty && changes.deletes.isEmpty)
+        try writeTransaction(recordsHistory: recordsHistory, action: "Saving to") { connection in
+            let transaction = try applyChanges(changes, on: connection)
+            // Delivered to every listener when the transaction commits, never if it fails.
+            try notifyCommit(transaction, on: connection)
+        }
+        storedMetadata = metadata as NSDictionary
+    }
+
+    /// Runs `body` in one write transaction (READ COMMITTED, or SERIALIZABLE with
+    /// `NSPostgreSQLSerializableOption`), run again from the start when the server refused
+    /// it as a serialization failure or a deadlock (SQLSTATE 40001, 40P01: nothing was
+    /// committed), up to ``saveAttempts`` times in all. PostgreSQL failures become
+    /// `NSPersistentStoreSaveError` (a unique index: `NSManagedObjectConstraintMergeError`),
+    /// described as `action` the store. `recordsHistory` says whether `body` may record a
+    /// history transaction (then, at SERIALIZABLE, the history lock is taken first).
+    func writeTransaction<T>(recordsHistory: Bool, action: String, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
         var attempt = 1
         while true {
             do {
-                try saveOnce(changes)
-                return
+                return try writeOnce(recordsHistory: recordsHistory, action: action, body)
             } catch let error as NSError where attempt < Self.saveAttempts
                 && ((error.userInfo[NSUnderlyingErrorKey] as? NSError)?.userInfo["PostgreSQLState"] as? String)
                     .map({ $0 == "40001" || $0 == "40P01" }) == true {
                 // Nothing of it was committed: the server rolled the transaction back. A short
-                // random pause, longer at each attempt, keeps the saves that collided from
+                // random pause, longer at each attempt, keeps the writes that collided from
                 // colliding again in step.
                 usleep(UInt32.random(in: 1_000...10_000) * UInt32(attempt))
                 attempt += 1
@@ -68,8 +84,8 @@ extension PostgreSQLStoreBackend {
         }
     }
 
-    /// One attempt of ``save(_:)``.
-    private func saveOnce(_ changes: StoreChanges) throws {
+    /// One attempt of ``writeTransaction(recordsHistory:action:_:)``.
+    private func writeOnce<T>(recordsHistory: Bool, action: String, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
         let connection = try requireConnection()
         do {
             // At SERIALIZABLE the transaction's snapshot is taken by its first statement, so
@@ -78,23 +94,19 @@ extension PostgreSQLStoreBackend {
             // under steady writes. A save that records history there takes the lock for its
             // session before BEGIN instead (advisory locks are re-entrant, so the one taken
             // at the end is then granted at once), and gives it back after the transaction.
-            let locksFirst = isSerializable && tracksHistory && hasHistoryTables
-                && !(changes.inserts.isEmpty && changes.updates.isEmpty && changes.deletes.isEmpty)
+            let locksFirst = isSerializable && tracksHistory && hasHistoryTables && recordsHistory
             if locksFirst { try connection.execute("SELECT pg_advisory_lock(\(Self.historyLockKey))") }
             defer {
                 if locksFirst, connection.isHealthy {
                     _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.historyLockKey))")
                 }
             }
-            try connection.transaction(isolation: isSerializable ? "SERIALIZABLE" : nil) {
-                let transaction = try applyChanges(changes, on: connection)
-                // Delivered to every listener when the transaction commits, never if it fails.
-                try notifyCommit(transaction, on: connection)
+            return try connection.transaction(isolation: isSerializable ? "SERIALIZABLE" : nil) {
+                try body(connection)
             }
         } catch let error as PostgreSQLError {
             let code = error.isUniqueViolation ? NSManagedObjectConstraintMergeError : NSPersistentStoreSaveError
-            throw storeError(code, "Saving to", error)
+            throw storeError(code, action, error)
         }
-        storedMetadata = metadata as NSDictionary
     }
 }

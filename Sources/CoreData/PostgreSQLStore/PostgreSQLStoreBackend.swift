@@ -94,7 +94,10 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
     }
 
     /// The URL without its password, for messages.
-    var displayURL: String {
+    var displayURL: String { Self.displayURL(url) }
+
+    /// `url` without its password, for messages.
+    static func displayURL(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         if components.password != nil { components.password = "***" }
         return components.string ?? url.absoluteString
@@ -175,6 +178,7 @@ final class PostgreSQLStoreBackend: SQLStoreCore {
         metadata[NSStoreTypeKey] = NSPostgreSQLStoreType
         metadata.removeValue(forKey: "_NSAutoVacuumLevel")
         try Self.writeMetadata(metadata, on: connection)
+        try PostgreSQLModelCache.write(model, on: connection)
         self.metadata = metadata
         storedMetadata = metadata as NSDictionary
     }
@@ -338,7 +342,7 @@ extension PostgreSQLStoreBackend {
     /// stay. A database without the store is left as it is.
     static func destroyStore(at url: URL, entities: [NSEntityDescription]) throws {
         let schema = SQLiteSchema.design(entities: entities)
-        let names = ["Z_PRIMARYKEY", "Z_METADATA"] + schema.tables.map(\.name) + schema.joinTables.map(\.name)
+        let names = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"] + schema.tables.map(\.name) + schema.joinTables.map(\.name)
         do {
             let connection = try PostgreSQLConnection(connectionString: url.absoluteString)
             try connection.execute("SET client_min_messages = WARNING")

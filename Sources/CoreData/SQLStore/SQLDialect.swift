@@ -102,4 +102,30 @@ enum SQLDialect {
         case .postgreSQL: return "INSERT INTO " + list + " ON CONFLICT DO NOTHING"
         }
     }
+
+    /// Whether an `UPDATE` can say which rows it changed (`RETURNING`), which a batch update
+    /// uses where other processes write between statements (PostgreSQL at READ COMMITTED).
+    var updatesReturningRows: Bool { self == .postgreSQL }
+
+    /// A number as an integer column stores it, its fraction dropped (toward zero, as
+    /// SQLite's `CAST … AS INTEGER` does; PostgreSQL's integer cast would round).
+    func integerTruncating(_ value: String) -> String {
+        switch self {
+        case .sqlite: "CAST((\(value)) AS INTEGER)"
+        case .postgreSQL: "CAST(TRUNC(CAST((\(value)) AS NUMERIC)) AS BIGINT)"
+        }
+    }
+
+    /// A number as a Boolean column stores it: 1 unless it is 0, NULL for NULL.
+    func nonZero(_ value: String) -> String {
+        switch self {
+        case .sqlite: "((\(value)) != 0)"
+        case .postgreSQL: "CAST(((\(value)) <> 0) AS INTEGER)"
+        }
+    }
+
+    /// The code a refused batch delete carries under `NSSQLiteErrorDomain`:
+    /// `SQLITE_CONSTRAINT_TRIGGER` (1811) on SQLite, whose delete rules Apple's store runs as
+    /// triggers; none on PostgreSQL.
+    var deleteRuleTriggerCode: Int? { self == .sqlite ? 1811 : nil }
 }

@@ -69,6 +69,14 @@ protocol SQLStoreCore: StoreBackend {
     func willRecordHistory(on connection: Connection) throws
     /// Writes the metadata row of `Z_METADATA`.
     func writeMetadata(_ metadata: [String: Any], on connection: Connection) throws
+
+    /// The external data files the rows `pks` of table `t` name in `columns` (by default,
+    /// every column that may name one), read before a batch request replaces or deletes
+    /// them (`SQLStoreCore+Batch.swift`); none where every binary value lives in its row.
+    func externalFiles(inTable t: Int, _ pks: [Int64], columns: [String]?, on connection: Connection) throws -> [String]
+    /// How a batch request stores a value of an attribute that allows external storage:
+    /// always in its row (batch requests write no files), as the engine keeps such values.
+    func batchExternalValue(_ bytes: UnsafeRawBufferPointer) -> SQLBinding
 }
 
 extension SQLStoreCore {

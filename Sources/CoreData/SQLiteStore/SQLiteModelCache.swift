@@ -56,7 +56,7 @@ extension SQLiteStoreBackend {
     /// source of a migration when the app no longer ships the model version the store was
     /// written with, as Apple's Core Data uses it.
     static func cachedSourceModel(at url: URL, forStoreMetadata metadata: [String: Any]) -> NSManagedObjectModel? {
-        guard let model = try? NSManagedObjectModel(cachedInStoreAt: url),
+        guard let model = try? NSManagedObjectModel(cachedInSQLiteStoreAt: url),
               model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else { return nil }
         return model
     }

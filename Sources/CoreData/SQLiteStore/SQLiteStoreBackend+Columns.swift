@@ -38,3 +38,8 @@ extension SQLiteStoreBackend {
 }
 
 
+
+// MARK: - Aggregates
+
+/// Aggregates and `GROUP BY` in SQL (`SQLStoreCore+Aggregates.swift`).
+extension SQLiteStoreBackend: AggregatingStoreBackend {}

@@ -49,30 +49,6 @@ extension SQLiteStoreBackend: HistoryKeeping {
         try createHistoryTablesIfNeeded(connection)
     }
 
-    /// Records what a batch request wrote as one history transaction (nothing when it
-    /// wrote nothing), inside its SQLite transaction: inserted, updated (with the slots
-    /// written, when known) and deleted rows, with the tombstones read before the rows went.
-    func recordBatchHistory(_ changes: BatchChanges, tombstones: [StoreKey: [SQLBinding]], origin: HistoryOrigin,
-                            on connection: SQLiteConnection) throws {
-        guard tracksHistory else { return }
-        var transaction = SQLHistoryTransaction(origin: origin)
-        let deleted = Set(changes.deleted)
-        for key in changes.inserted {
-            guard let entity = schema.entitiesByID[key.entityID] else { continue }
-            transaction.inserted.append((entity, key.pk))
-        }
-        for key in changes.updated where !deleted.contains(key) {
-            guard let entity = schema.entitiesByID[key.entityID] else { continue }
-            transaction.updated.append((entity, key.pk, changes.updatedSlots[key].map { updatedColumns(entity, slots: $0) }))
-        }
-        for key in changes.deleted {
-            guard let entity = schema.entitiesByID[key.entityID] else { continue }
-            transaction.deleted.append((entity, key.pk, tombstones[key] ?? []))
-        }
-        guard !transaction.isEmpty else { return }
-        try recordHistory(transaction, on: connection)
-    }
-
     // MARK: Reading
 
     func historyTransactions(in range: HistoryRange, withChanges: Bool) throws -> [HistoryRecord] {

@@ -3,16 +3,16 @@ import Foundation
 // MARK: - Batch requests
 
 extension NSPersistentStoreCoordinator {
-    /// Runs a batch operation in `store` when the store runs batches itself (SQLite), then
-    /// forgets the cached rows of the entities it changed. Returns nil when the store has
-    /// no batch operations (the caller then uses the row-by-row path below).
+    /// Runs a batch operation in `store` when the store runs it itself (the SQL stores),
+    /// then forgets the cached rows of the entities it changed. Returns nil when the store
+    /// does not run it (the caller then uses the row-by-row path below).
     ///
     /// - Throws: `StoreFetchUnsupported` when the store cannot evaluate the operation's
     ///   predicate or expressions (nothing was written); the store's errors.
     func executeBatch(_ operation: StoreBatchOperation, in store: NSPersistentStore) throws -> StoreBatchOutcome? {
         stateLock.lock()
         defer { stateLock.unlock() }
-        guard let backend = store.backend as? BatchStoreBackend else { return nil }
+        guard let backend = store.backend as? BatchStoreBackend, backend.runsBatch(operation) else { return nil }
         let outcome = try backend.executeBatch(operation, origin: requestingOrigin)
         forgetRows(of: store, roots: roots(of: outcome.changes.staleEntityIDs))
         return outcome

@@ -74,6 +74,15 @@ extension NSPersistentStoreCoordinator {
         return try readOutsideLock(store, { try $0.fetchColumns(plan, slots: slots, body) })
     }
 
+    /// A store's ``AggregatingStoreBackend/fetchAggregates(_:)``, read as
+    /// ``fetchColumns(_:slots:in:_:)`` reads; nil when the store computes no aggregates.
+    func fetchAggregates(_ query: StoreAggregateQuery, in store: NSPersistentStore) throws -> [[StoreAggregateValue]]? {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        if let (reader, _) = pinnedReader(for: store) { return try (reader as? AggregatingStoreBackend)?.fetchAggregates(query) }
+        return try readOutsideLock(store, { try ($0 as? AggregatingStoreBackend)?.fetchAggregates(query) })
+    }
+
     func count(_ plan: FetchPlan, in store: NSPersistentStore) throws -> Int {
         stateLock.lock()
         defer { stateLock.unlock() }

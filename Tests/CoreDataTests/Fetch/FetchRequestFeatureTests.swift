@@ -138,6 +138,47 @@ import CoreDataTestSupport
         #expect(misuse.localizedDescription.contains("NSDictionaryResultType"))
     }
 
+    static let sqlStoreTypes = allStoreTypes.filter { $0 != NSInMemoryStoreType }
+
+    @Test("a SQL store computes grouped aggregates itself: no object is fetched, and the rows equal memory's",
+          arguments: sqlStoreTypes)
+    func aggregatesInSQL(_ storeType: String) throws {
+        let stack = try Self.shopping(storeType)
+        let request = NSFetchRequest<NSDictionary>(entityName: "ShoppingItem")
+        request.resultType = .dictionaryResultType
+        request.predicate = NSPredicate(format: "quantity > 1")
+        request.propertiesToFetch = [
+            "list.title", Self.aggregate("items", "count:", "name"), Self.aggregate("total", "sum:", "quantity"),
+            Self.aggregate("least", "min:", "price", .doubleAttributeType),
+            Self.aggregate("mean", "average:", "quantity", .doubleAttributeType),
+        ]
+        request.propertiesToGroupBy = ["list.title"]
+        request.sortDescriptors = [NSSortDescriptor(key: "list.title", ascending: true)]
+        let context = stack.newContext()
+        context.retainsRegisteredObjects = true
+        let rows = try context.fetch(request)
+        // The in-memory path fetches (and registers) the matching objects; SQL fetches none.
+        #expect(context.registeredObjects.isEmpty)
+        #expect(rows.map { $0["list.title"] as? String } == [nil, "Groceries", "Hardware"])
+        #expect(rows.map { $0["items"] as? Int } == [1, 2, 1])
+        #expect(rows.map { $0["total"] as? Int } == [5, 14, 100])
+        #expect(rows.map { $0["least"] as? Double } == [2.5, 1, 50])
+        #expect(rows.map { $0["mean"] as? Double } == [5, 7, 100])
+
+        // The same request over an in-memory store gives the same rows.
+        let memory = try Self.shopping(NSInMemoryStoreType)
+        #expect(try memory.newContext().fetch(request) == rows)
+
+        // Over no rows: one row without GROUP BY, sum 0 and the rest absent (nil), as memory gives.
+        request.predicate = NSPredicate(format: "quantity > 1000")
+        request.propertiesToFetch = [Self.aggregate("total", "sum:", "quantity"), Self.aggregate("most", "max:", "quantity")]
+        request.propertiesToGroupBy = nil
+        let empty = try context.fetch(request)
+        #expect(empty.count == 1 && empty.first?["total"] as? Int == 0 && empty.first?["most"] == nil)
+        #expect(try memory.newContext().fetch(request) == empty)
+        #expect(context.registeredObjects.isEmpty)
+    }
+
     @Test("returnsDistinctResults removes duplicate rows", arguments: allStoreTypes)
     func distinct(_ storeType: String) throws {
         let stack = try Self.shopping(storeType)

@@ -80,6 +80,30 @@ struct PostgreSQLMigrationTests {
         #expect(try database.rows("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'cd_migration_%'").isEmpty)
     }
 
+    @Test("a PostgreSQL store keeps its model in Z_MODELCACHE: it opens with no model file, and migrates after one")
+    func modelCache() throws {
+        let database = try oldStore()
+        // The store as written (SampleModel V1), opened read-only with the model it keeps.
+        let cached = try NSManagedObjectModel(cachedInStoreAt: database.url)
+        let v1 = try storeSnapshot(try open(database.url, cached, options: [NSReadOnlyPersistentStoreOption: true]))
+        #expect(v1.count > 100)
+        #expect(!v1.contains { $0.hasPrefix("LuxuryCar(") })
+
+        // SampleModel2 outside its bundle: the migration finds no V1 beside it, and takes the
+        // store's cached model as the source.
+        let detached = try sampleModel("SampleModel2")
+        detached.bundleURL = nil
+        let migrated = try storeSnapshot(try open(database.url, detached))
+        #expect(migrated == (try applesMigration()))
+        // After the migration the cache holds the new model.
+        #expect(try NSManagedObjectModel(cachedInStoreAt: database.url).entitiesByName["LuxuryCar"] != nil)
+
+        // A database without a store keeps no model: 134000, as for a SQLite file.
+        let empty = try PostgreSQLTestDatabase()
+        let error = try #require(throws: NSError.self) { _ = try NSManagedObjectModel(cachedInStoreAt: empty.url) }
+        #expect(error.code == NSPersistentStoreInvalidTypeError)
+    }
+
     @Test("migration keeps each row's Z_PK and Z_OPT and each hierarchy's Z_MAX; new objects get new keys")
     func keepsKeys() throws {
         let database = try oldStore()

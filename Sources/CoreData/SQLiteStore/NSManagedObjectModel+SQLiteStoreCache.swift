@@ -3,29 +3,13 @@ import Foundation
 extension NSManagedObjectModel {
     // MARK: - The model a store keeps
 
-    /// Reads the model that the SQLite store at `url` keeps in its `Z_MODELCACHE` table:
-    /// the model it was last written with, by Apple's Core Data or by this framework.
-    ///
-    /// With it, a store opens without its model file, for inspection: add it read-only.
-    ///
-    /// ```swift
-    /// let model = try NSManagedObjectModel(cachedInStoreAt: storeURL)
-    /// let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-    /// try coordinator.addPersistentStore(type: .sqlite, at: storeURL,
-    ///                                    options: [NSReadOnlyPersistentStoreOption: true])
-    /// ```
-    ///
-    /// Nothing is written in or beside the store.
+    /// Reads the model that the SQLite store at `url` keeps in its `Z_MODELCACHE` table
+    /// (``init(cachedInStoreAt:)`` for a file URL).
     ///
     /// - Throws: `NSFileReadNoSuchFileError` (260) when there is no file at `url`;
     ///   `NSPersistentStoreInvalidTypeError` (134000) when the file is not a store or keeps
-    ///   no model (stores of framework versions before 10.5-era Core Data); and
-    ///   `NSFileReadCorruptFileError` (259) when the cached model does not decode.
-    ///
-    /// - Note: Apple parity: beyond Apple. Apple's Core Data reads this cache only
-    ///   internally, to migrate a store whose model the app no longer ships; it has no
-    ///   public API for it.
-    public convenience init(cachedInStoreAt url: URL) throws {
+    ///   no model; `NSFileReadCorruptFileError` (259) when the cached model does not decode.
+    convenience init(cachedInSQLiteStoreAt url: URL) throws {
         self.init()
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CoreDataError.make(
