@@ -14,7 +14,7 @@ enum PostgreSQLModelCache {
         try connection.execute("DELETE FROM Z_MODELCACHE")
         try connection.execute(
             "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES ($1)",
-            [.bytes(RawDeflate.compress(CompiledModelWriter.archive(model)))])
+            [.bytes(ModelCacheContent.encode(model))])
     }
 
     /// The cached model of the store on `connection` (`url` names it in errors, without its
@@ -29,22 +29,9 @@ enum PostgreSQLModelCache {
             "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'z_modelcache'"
         ).rowCount > 0
         let result = exists ? try connection.execute("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") : nil
-        guard let result, result.rowCount > 0, let compressed = result.data(0, 0), !compressed.isEmpty else {
-            throw CoreDataError.make(
-                NSPersistentStoreInvalidTypeError,
-                "The PostgreSQL store at \(displayURL) keeps no model in Z_MODELCACHE; open it with the model it was written with.",
-                userInfo: [NSURLErrorKey: url])
-        }
-        let archive: Data
-        do {
-            archive = try RawDeflate.decompress(compressed)
-        } catch {
-            throw CoreDataError.make(
-                NSFileReadCorruptFileError,
-                "The model cached in the PostgreSQL store at \(displayURL) is damaged: \(error)",
-                userInfo: [NSURLErrorKey: url])
-        }
-        return try CompiledModelReader.model(from: archive, source: url, into: model)
+        let compressed = result.flatMap { $0.rowCount > 0 ? $0.data(0, 0) : nil }
+        return try ModelCacheContent.decode(compressed, store: "PostgreSQL store at \(displayURL)", source: url,
+                                            userInfo: [NSURLErrorKey: url], into: model)
     }
 }
 

@@ -10,10 +10,9 @@ import Foundation
 enum SQLiteModelCache {
     /// Replaces the cached model with `model`.
     static func write(_ model: NSManagedObjectModel, to connection: SQLiteConnection) throws {
-        let archive = CompiledModelWriter.archive(model)
         try connection.execute("DELETE FROM Z_MODELCACHE")
         let statement = try connection.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)")
-        try statement.bind(1, RawDeflate.compress(archive))
+        try statement.bind(1, ModelCacheContent.encode(model))
         try statement.run()
     }
 
@@ -32,22 +31,8 @@ enum SQLiteModelCache {
             let statement = try connection.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE")
             if try statement.step() { compressed = statement.data(0) }
         }
-        guard let compressed, !compressed.isEmpty else {
-            throw CoreDataError.make(
-                NSPersistentStoreInvalidTypeError,
-                "The store at \(url.path) keeps no model in Z_MODELCACHE; open it with the model it was written with.",
-                userInfo: [NSURLErrorKey: url, NSFilePathErrorKey: url.path])
-        }
-        let archive: Data
-        do {
-            archive = try RawDeflate.decompress(compressed)
-        } catch {
-            throw CoreDataError.make(
-                NSFileReadCorruptFileError,
-                "The model cached in the store at \(url.path) is damaged: \(error)",
-                userInfo: [NSURLErrorKey: url, NSFilePathErrorKey: url.path])
-        }
-        return try CompiledModelReader.model(from: archive, source: url, into: model)
+        return try ModelCacheContent.decode(compressed, store: "store at \(url.path)", source: url,
+                                            userInfo: [NSURLErrorKey: url, NSFilePathErrorKey: url.path], into: model)
     }
 }
 
