@@ -6,12 +6,16 @@ import Foundation
 ///
 /// Handlers run on the instance's private queue with the names of the files written in the
 /// folder since the last call; they should hand the work to their own queue at once.
+/// `watch` and `unwatch` may be called from a handler (a watcher whose last reference a
+/// handler held stops its watch in `deinit`, there).
 final class FolderEvents: @unchecked Sendable {
     // @unchecked Sendable: `handlers` is used only on `queue`.
     typealias Handler = @Sendable (_ names: Set<String>) -> Void
 
     private let descriptor: Int32
     private let queue = DispatchQueue(label: "CoreData.FolderEvents")
+    /// Set on `queue`: tells a call made from a handler that it already runs there.
+    private static let onQueue = DispatchSpecificKey<Bool>()
     private let source: DispatchSourceRead
     /// Watch descriptor → the handlers of that folder, by token.
     private var handlers: [Int32: [Int: Handler]] = [:]
@@ -35,6 +39,7 @@ final class FolderEvents: @unchecked Sendable {
     private init() throws {
         descriptor = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
         guard descriptor >= 0 else { throw Self.posixError("inotify_init1") }
+        queue.setSpecific(key: Self.onQueue, value: true)
         source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler { [unowned self] in drain() }
         source.resume()
@@ -50,7 +55,7 @@ final class FolderEvents: @unchecked Sendable {
     /// created, moved in) in `folder`.
     func watch(folder: String, _ handler: @escaping Handler) throws -> Watch {
         let mask = UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)
-        return try queue.sync {
+        return try onQueue {
             let wd = inotify_add_watch(descriptor, folder, mask)
             guard wd >= 0 else { throw Self.posixError("inotify_add_watch") }
             nextToken += 1
@@ -62,13 +67,20 @@ final class FolderEvents: @unchecked Sendable {
     /// Stops a watch; the folder's inotify watch goes with its last handler. The handler is
     /// not called once this returns.
     func unwatch(_ watch: Watch) {
-        queue.sync {
+        onQueue {
             handlers[watch.descriptor]?[watch.token] = nil
             if handlers[watch.descriptor]?.isEmpty == true {
                 handlers[watch.descriptor] = nil
                 inotify_rm_watch(descriptor, watch.descriptor)
             }
         }
+    }
+
+    /// Runs `body` on `queue`: at once when called from it (a handler), else through `sync`,
+    /// which would trap there (a queue cannot wait for itself).
+    private func onQueue<T>(_ body: () throws -> T) rethrows -> T {
+        if DispatchQueue.getSpecific(key: Self.onQueue) == true { return try body() }
+        return try queue.sync(execute: body)
     }
 
     private func drain() {
@@ -91,8 +103,12 @@ final class FolderEvents: @unchecked Sendable {
                 offset += 16 + length
             }
         }
+        // Each handler is looked up again before its call: one that an earlier handler
+        // unwatched is not called.
         for (wd, names) in written {
-            for handler in (handlers[wd] ?? [:]).values { handler(names) }
+            for token in (handlers[wd] ?? [:]).keys {
+                handlers[wd]?[token]?(names)
+            }
         }
     }
 
